@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Set up and run Podium with nothing but Python 3.11: ``python3.11 dev.py run | test``.
+
+``run``  creates ``.venv``, installs Podium, migrates the embedded SQLite database, loads the demo
+         data and serves http://127.0.0.1:8000 with DEBUG on and tasks run in-process.
+``test`` creates ``.venv`` with the dev tools, then runs ruff, ``makemigrations --check`` and the
+         whole pytest suite. It uses PostgreSQL and Redis on 127.0.0.1 when they answer (or
+         ``DATABASE_URL`` / ``REDIS_URL`` when set) and otherwise SQLite with eager tasks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / ("python.exe" if os.name == "nt" else "python")
+TEST_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/test"
+TEST_REDIS_URL = "redis://127.0.0.1:6379/15"
+
+
+def sh(*args: str | Path, env: dict[str, str] | None = None) -> None:
+    print("+", " ".join(str(a) for a in args), flush=True)
+    subprocess.run([str(a) for a in args], cwd=ROOT, env=env, check=True)
+
+
+def ensure_venv(extras: str) -> None:
+    """Create .venv and install the project; reinstall only when pyproject.toml changes."""
+    if sys.version_info[:2] != (3, 11):
+        sys.exit(f"Podium needs Python 3.11 (this is {sys.version.split()[0]}).")
+    if not PY.exists():
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    stamp = VENV / f".installed-{extras or 'base'}"
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    target = f".[{extras}]" if extras else "."
+    sh(PY, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-e", target)
+    stamp.write_text(digest)
+
+
+def answers(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def run() -> None:
+    ensure_venv("")
+    env = {**os.environ, "DEBUG": os.environ.get("DEBUG", "1")}
+    sh(PY, "manage.py", "migrate", "--noinput", env=env)
+    sh(PY, "manage.py", "demo", env=env)
+    print("\nPodium: http://127.0.0.1:8000  (admin: /admin/, API docs: /api/docs/)\n", flush=True)
+    os.execve(str(PY), [str(PY), "manage.py", "runserver", "127.0.0.1:8000"], env)
+
+
+def test(pytest_args: list[str]) -> None:
+    ensure_venv("dev")
+    env = {**os.environ, "PODIUM_TESTING": "1"}
+    if "DATABASE_URL" not in env and answers("127.0.0.1", 5432):
+        env["DATABASE_URL"] = TEST_DATABASE_URL
+    if "REDIS_URL" not in env and answers("127.0.0.1", 6379):
+        env["REDIS_URL"] = TEST_REDIS_URL
+    print(f"database: {env.get('DATABASE_URL', 'SQLite (embedded)')}; "
+          f"redis: {env.get('REDIS_URL', 'none (eager tasks; worker tests skipped)')}", flush=True)
+    sh(BIN / "ruff", "check", ".", env=env)
+    sh(BIN / "ruff", "format", "--check", ".", env=env)
+    sh(PY, "manage.py", "makemigrations", "--check", "--dry-run", env=env)
+    sh(BIN / "mypy", env=env)
+    sh(PY, "-m", "pytest", *pytest_args, env=env)
+
+
+def main() -> None:
+    command = sys.argv[1] if len(sys.argv) > 1 else ""
+    try:
+        if command == "run":
+            run()
+        elif command == "test":
+            test(sys.argv[2:])
+        else:
+            sys.exit(__doc__)
+    except subprocess.CalledProcessError as exc:
+        sys.exit(exc.returncode)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Pure game engines: no Django, plain dataclasses in, plain results out."""

@@ -1,0 +1,1 @@
+"""Formula D engine (placeholder, filled below)."""

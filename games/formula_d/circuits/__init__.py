@@ -1,0 +1,1 @@
+"""Circuit data files shipped with the Formula D engine (JSON, see games.formula_d.circuit)."""

@@ -1,0 +1,1 @@
+"""Rallyman: DIRT engine (placeholder, filled below)."""

@@ -1,0 +1,175 @@
+"""Rule parameters: typed dataclass fields built from a JSON mapping with field errors.
+
+Every ``[param: name = default]`` of a rules file is a field of a frozen dataclass. A club sends
+the values it wants to change as JSON; :func:`build_rules` checks each one against the field's
+type (and an optional ``check`` in the field metadata) and reports every problem at once, keyed by
+the parameter name, so the API can answer a 400 with one message per bad key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class ParamError(ValueError):
+    """A parameter value the rules cannot accept; ``code`` lets the service translate it."""
+
+    def __init__(self, message: str, code: str = "invalid", **params: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.params = params
+
+
+Check = Callable[[Any], Any]
+
+
+def param(default: Any, check: Check | None = None, choices: Iterable[str] | None = None) -> Any:
+    """Declare a rules field with its default and, optionally, a check or a set of choices.
+
+    ``check`` receives the JSON value and returns the Python value (or raises ParamError). Fields
+    without a check are converted from their annotation (int, bool, float, str, tuple[int, ...]).
+    """
+    meta: dict[str, Any] = {}
+    if check is not None:
+        meta["check"] = check
+    if choices is not None:
+        meta["choices"] = tuple(choices)
+    if isinstance(default, (list, dict, set)):
+        raise TypeError("use tuples or frozen dataclasses for defaults")
+    return dataclasses.field(default=default, metadata=meta)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def as_int(value: Any, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """An integer in [minimum, maximum]; booleans and floats are rejected."""
+    if not _is_int(value):
+        raise ParamError("Expected an integer.", "not_int")
+    if minimum is not None and value < minimum:
+        raise ParamError(f"Must be at least {minimum}.", "min_value", limit=minimum)
+    if maximum is not None and value > maximum:
+        raise ParamError(f"Must be at most {maximum}.", "max_value", limit=maximum)
+    return int(value)
+
+
+def as_int_tuple(value: Any, *, minimum: int = 0, allow_empty: bool = True) -> tuple[int, ...]:
+    """A JSON list of integers, each at least ``minimum``."""
+    if not isinstance(value, (list, tuple)) or not all(_is_int(v) for v in value):
+        raise ParamError("Expected a list of integers.", "not_int_list")
+    if not allow_empty and not value:
+        raise ParamError("The list may not be empty.", "empty_list")
+    if any(v < minimum for v in value):
+        raise ParamError(f"Every value must be at least {minimum}.", "min_value", limit=minimum)
+    return tuple(int(v) for v in value)
+
+
+def _convert(field: dataclasses.Field[Any], hint: Any, value: Any) -> Any:
+    check = field.metadata.get("check")
+    if check is not None:
+        return check(value)
+    choices = field.metadata.get("choices")
+    if choices is not None:
+        if value not in choices:
+            raise ParamError(
+                "Must be one of: " + ", ".join(choices) + ".", "invalid_choice", choices=choices
+            )
+        return value
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ParamError("Expected true or false.", "not_bool")
+        return value
+    if hint is int:
+        return as_int(value)
+    if hint is float:
+        if not _is_number(value):
+            raise ParamError("Expected a number.", "not_number")
+        return float(value)
+    if hint is str:
+        if not isinstance(value, str):
+            raise ParamError("Expected a string.", "not_str")
+        return value
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is tuple and args[-1] is Ellipsis:
+        if args[0] is int:
+            return as_int_tuple(value)
+        if args[0] is float:
+            if not isinstance(value, (list, tuple)) or not all(_is_number(v) for v in value):
+                raise ParamError("Expected a list of numbers.", "not_number_list")
+            return tuple(float(v) for v in value)
+    raise TypeError(f"no converter for {field.name}: {hint!r}")  # a programming error
+
+
+def build_rules(cls: type[T], data: Mapping[str, Any] | None) -> tuple[T, dict[str, list[ParamError]]]:
+    """Build ``cls`` from defaults overridden by ``data``.
+
+    Returns the rules and a mapping ``{name: [errors]}``; unknown keys are reported as errors too.
+    When the mapping is not empty the returned rules hold the defaults for the bad keys.
+    """
+    data = data or {}
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    errors: dict[str, list[ParamError]] = {}
+    values: dict[str, Any] = {}
+    for key, raw in data.items():
+        field = fields.get(key)
+        if field is None:
+            errors[key] = [ParamError("Unknown rule parameter.", "unknown_param")]
+            continue
+        try:
+            values[key] = _convert(field, hints[key], raw)
+        except ParamError as exc:
+            errors[key] = [exc]
+    rules = cls(**values)
+    post = getattr(rules, "cross_check", None)
+    if callable(post) and not errors:
+        for key, exc in post():
+            errors.setdefault(key, []).append(exc)
+    return rules, errors
+
+
+def rules_to_json(rules: Any) -> dict[str, Any]:
+    """The JSON form of a rules dataclass: tuples become lists, nested dataclasses dicts."""
+    return {f.name: _to_json(getattr(rules, f.name)) for f in dataclasses.fields(rules)}
+
+
+def _to_json(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        to_json = getattr(value, "to_json", None)
+        if callable(to_json):
+            return to_json()
+        return rules_to_json(value)
+    if isinstance(value, tuple):
+        return [_to_json(v) for v in value]
+    return value
+
+
+def field_names(*classes: type[Any]) -> set[str]:
+    """Names of the rule parameters of several rules classes (one JSON namespace)."""
+    names: set[str] = set()
+    for cls in classes:
+        names.update(f.name for f in dataclasses.fields(cls))
+    return names
+
+
+__all__ = [
+    "ParamError",
+    "as_int",
+    "as_int_tuple",
+    "build_rules",
+    "field_names",
+    "param",
+    "rules_to_json",
+]

@@ -1,0 +1,86 @@
+"""API pieces every competition shares: event detail, result submission, standings.
+
+A game's viewset mixes :class:`CompetitionActions` in and declares thin ``@action``s (their URL
+words differ: ``stages``, ``races``) that call these methods.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournament.competitions import services
+from tournament.competitions.access import WRITE_ROLES, require_role
+from tournament.competitions.errors import InvalidInput, VersionConflict
+from tournament.competitions.kinds import GameKind, get_kind
+
+
+def parse_int(value: Any) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise Http404 from None
+    if not 0 < number < 10_000:
+        raise Http404
+    return number
+
+
+class CompetitionActions:
+    """Mixed into a GenericViewSet whose ``get_object`` applies visibility (404 first)."""
+
+    kind_label: str
+    event_serializer_class: type[serializers.Serializer]
+
+    @property
+    def kind(self) -> GameKind:
+        return get_kind(self.kind_label)
+
+    def get_event(self, competition: Any, number: Any) -> Any:
+        try:
+            return self.kind.event_model.objects.get(
+                competition=competition, number=parse_int(number)
+            )
+        except self.kind.event_model.DoesNotExist:
+            raise Http404 from None
+
+    def event_response(self, event: Any, code: int = status.HTTP_200_OK) -> Response:
+        return Response(self.event_serializer_class(event).data, status=code)
+
+    def event_detail(self, request: Request, pk: Any, number: Any) -> Response:
+        competition = self.get_object()  # type: ignore[attr-defined]
+        return self.event_response(self.get_event(competition, number))
+
+    def submit(self, request: Request, pk: Any, number: Any, input_serializer: Any,
+               submit: Any) -> Response:
+        """Validate the body, call ``submit(competition, number, rows, version)``, answer 202."""
+        competition = self.get_object()  # type: ignore[attr-defined]
+        self.get_event(competition, number)  # 404 before 401/403 for unknown events
+        require_role(request.user, competition.club_id, WRITE_ROLES)
+        body = input_serializer(data=request.data)
+        if not body.is_valid():
+            raise InvalidInput(body.errors)
+        try:
+            event = submit(competition, parse_int(number), body.validated_data["results"],
+                           body.validated_data.get("version"))
+        except VersionConflict as exc:
+            current = self.event_serializer_class(exc.event).data
+            return Response({"detail": "version conflict", "current": current},
+                            status=status.HTTP_409_CONFLICT)
+        return self.event_response(event, status.HTTP_202_ACCEPTED)
+
+    def standings_response(self, request: Request, pk: Any) -> Response:
+        competition = self.get_object()  # type: ignore[attr-defined]
+        param = self.kind.after_param
+        raw = request.query_params.get(param)
+        after = None
+        if raw not in (None, ""):
+            try:
+                after = int(raw)  # type: ignore[arg-type]
+            except ValueError:
+                raise InvalidInput({param: ["A whole number is required."]}) from None
+        data = services.standings(kind=self.kind, competition=competition, after=after)
+        return Response(data)

@@ -1,0 +1,70 @@
+"""Domain errors and the one exception handler that maps them to HTTP answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from django.utils.translation import gettext_lazy as _
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class DomainError(Exception):
+    """A request the competition's state or rules cannot accept."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+
+    def __init__(self, detail: Any, **extra: Any) -> None:
+        super().__init__(str(detail))
+        self.detail = detail
+        self.extra = extra
+
+    def payload(self) -> Any:
+        if isinstance(self.detail, (dict, list)):
+            return self.detail
+        return {"detail": self.detail, **self.extra}
+
+
+class InvalidInput(DomainError):
+    """400 with field errors in DRF's shape (``{"field": ["message"]}``)."""
+
+
+class Conflict(DomainError):
+    """409: the request conflicts with the competition's state (API.md)."""
+
+    status_code = status.HTTP_409_CONFLICT
+
+
+class VersionConflict(Conflict):
+    """409: the client edited another version of the event (API.md, versions)."""
+
+    def __init__(self, event: object) -> None:
+        super().__init__(_("version conflict"))
+        self.event = event
+
+
+class ResolutionError(Exception):
+    """A domain error found while resolving: event ``number`` becomes ``failed`` with ``message``."""
+
+    def __init__(self, number: int, message: str) -> None:
+        super().__init__(message)
+        self.number = number
+        self.message = message
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DomainError):
+        return Response(exc.payload(), status=exc.status_code)
+    if isinstance(exc, DjangoValidationError):
+        detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
+        return Response(detail, status=status.HTTP_400_BAD_REQUEST)
+    response = drf_exception_handler(exc, context)
+    if response is None and isinstance(exc, (ValueError, OverflowError)):
+        # Out-of-range integers reaching the database; a client error, never a 500.
+        return Response({"detail": _("Invalid value.")}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, Http404) and response is not None:
+        response.data = {"detail": _("Not found.")}
+    return response

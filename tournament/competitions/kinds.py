@@ -1,0 +1,61 @@
+"""How a game plugs into the shared workflow.
+
+A :class:`GameKind` names a game's concrete models and the three game-specific steps: validate a
+submission, compute the standings after each event from the results, and produce the standings
+before any event. Everything else (versions, 409s, claiming, snapshots, sweeping) is shared.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import models
+
+
+class GameKind(ABC):
+    label: str  # "tour", "championship", "rally": the task payload and the registry key
+    competition_model: type[models.Model]
+    event_model: type[models.Model]
+    version_model: type[models.Model]
+    snapshot_model: type[models.Model]
+    #: Name of the ``after_*`` query parameter and standings key (``after_stage``, ``after_race``).
+    after_param = "after_stage"
+
+    @abstractmethod
+    def event_label(self, number: int) -> str:
+        """How a person names event ``number`` ("Stage 3", "Race 3"), translated."""
+
+    @abstractmethod
+    def validate_results(self, competition: Any, event: Any, rows: list[dict[str, Any]]) -> list[
+        dict[str, Any]
+    ]:
+        """Normalised rows, or raise InvalidInput with field errors (nothing is stored)."""
+
+    @abstractmethod
+    def compute_snapshots(self, competition: Any, events: Sequence[Any]) -> list[dict[str, Any]]:
+        """Standings JSON after each of ``events`` (stages 1..k, all with results), in order.
+
+        Raise ResolutionError(number, message) for a domain error found while computing.
+        """
+
+    @abstractmethod
+    def initial_standings(self, competition: Any) -> dict[str, Any]:
+        """Standings JSON before any event is resolved."""
+
+
+_REGISTRY: dict[str, GameKind] = {}
+
+
+def register(kind: GameKind) -> GameKind:
+    _REGISTRY[kind.label] = kind
+    return kind
+
+
+def get_kind(label: str) -> GameKind:
+    return _REGISTRY[label]
+
+
+def all_kinds() -> list[GameKind]:
+    return list(_REGISTRY.values())

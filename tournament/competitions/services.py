@@ -1,0 +1,281 @@
+"""The shared workflow: submit results, resolve them, read standings.
+
+Every game goes through these functions; a :class:`GameKind` supplies only the game's own steps.
+Invariant kept here: an event is ``resolved`` only when every earlier event is resolved and its
+snapshot reflects its current results. The competition row is the lock that serialises submissions
+and resolutions of one competition.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.competitions.errors import (
+    Conflict,
+    InvalidInput,
+    ResolutionError,
+    VersionConflict,
+)
+from tournament.competitions.kinds import GameKind
+from tournament.competitions.models import Source, Status
+
+log = logging.getLogger(__name__)
+
+
+def _locked(kind: GameKind, competition_id: int) -> tuple[Any, list[Any]]:
+    """Lock the competition row, then load its events in order."""
+    competition = kind.competition_model.objects.select_for_update().get(pk=competition_id)
+    events = list(kind.event_model.objects.filter(competition_id=competition_id).order_by("number"))
+    return competition, events
+
+
+def _standings_through(events: Sequence[Any]) -> int | None:
+    """The last event of the longest run of resolved events from the first (API.md)."""
+    through = None
+    for event in events:
+        if event.status != Status.RESOLVED:
+            break
+        through = event.number
+    return through
+
+
+def _save_progress(kind: GameKind, competition: Any, events: Sequence[Any]) -> None:
+    through = _standings_through(events)
+    if competition.standings_through != through:
+        competition.standings_through = through
+        kind.competition_model.objects.filter(pk=competition.pk).update(standings_through=through)
+
+
+def submit_results(
+    *,
+    kind: GameKind,
+    competition_id: int,
+    number: int,
+    rows: list[dict[str, Any]],
+    by: Any,
+    source: str = Source.SUBMITTED,
+    expected_version: int | None = None,
+    replay: Any = None,
+) -> Any:
+    """Validate and store a new version of event ``number``'s results; queue its resolution.
+
+    Raises InvalidInput (400, nothing stored) or Conflict (409: an earlier event has no results,
+    or ``expected_version`` is stale). Returns the updated event.
+    """
+    with transaction.atomic():
+        competition, events = _locked(kind, competition_id)
+        event = next(e for e in events if e.number == number)
+        missing = [e.number for e in events if e.number < number and not e.has_results]
+        if missing:
+            raise Conflict(
+                _("%(event)s has no results yet; results are accepted in order.")
+                % {"event": kind.event_label(missing[0])},
+                missing=missing[0],
+            )
+        if expected_version is not None and expected_version != event.version:
+            raise VersionConflict(event)
+        normalised = kind.validate_results(competition, event, rows)
+        now = timezone.now()
+        event.version += 1
+        event.results = normalised
+        event.status = Status.SUBMITTED
+        event.source = source
+        event.error = ""
+        event.submitted_at = now
+        event.save(
+            update_fields=["version", "results", "status", "source", "error", "submitted_at"]
+        )
+        kind.version_model.objects.create(
+            event=event,
+            number=event.version,
+            source=source,
+            rows=normalised,
+            replay=replay,
+            created_by=by if getattr(by, "is_authenticated", False) else None,
+        )
+        # A correction invalidates this event's standings and every later one's until resolved.
+        _save_progress(kind, competition, events)
+        queue_resolution(kind, event.pk)
+    return event
+
+
+def queue_resolution(kind: GameKind, event_id: int) -> None:
+    """Send the resolve task once the transaction commits.
+
+    ``robust=True``: a broker outage must not fail the request; the stage stays ``submitted``
+    and the periodic sweeper queues it again.
+    """
+    from tournament.competitions.tasks import resolve_event_task
+
+    transaction.on_commit(
+        lambda: resolve_event_task.delay(kind.label, event_id), robust=True
+    )
+
+
+def resolve_event(*, kind: GameKind, event_id: int) -> str:
+    """Resolve event ``event_id`` and recompute every later event with results.
+
+    Idempotent: the event is claimed with a conditional update (``submitted`` → ``resolved``)
+    inside the transaction that writes the snapshots, so a second run, or a run for a version
+    that was already resolved, changes nothing; a worker killed midway rolls the claim back.
+    Returns what happened: ``resolved``, ``failed``, ``waiting`` (an earlier event is not
+    resolved yet) or ``noop``.
+    """
+    competition_id = (
+        kind.event_model.objects.filter(pk=event_id).values_list("competition_id", flat=True).first()
+    )
+    if competition_id is None:
+        return "noop"
+    with transaction.atomic():
+        competition, events = _locked(kind, competition_id)
+        index = next(i for i, e in enumerate(events) if e.pk == event_id)
+        target = events[index]
+        if target.status != Status.SUBMITTED:
+            return "noop"
+        if any(e.status != Status.RESOLVED for e in events[:index]):
+            # The earlier event's own resolution cascades to this one.
+            return "waiting"
+        now = timezone.now()
+        claimed = kind.event_model.objects.filter(pk=event_id, status=Status.SUBMITTED).update(
+            status=Status.RESOLVED, resolved_at=now, error=""
+        )
+        if claimed != 1:
+            return "noop"
+        target.status = Status.RESOLVED
+        outcome = _recompute_from(kind, competition, events, index, now)
+        _save_progress(kind, competition, events)
+    return outcome
+
+
+def _recompute_from(
+    kind: GameKind, competition: Any, events: list[Any], start: int, now: Any
+) -> str:
+    """Recompute snapshots of events[start:] that have results, in order, in one transaction."""
+    chain_end = start
+    while chain_end < len(events) and events[chain_end].has_results:
+        chain_end += 1
+    chain = events[:chain_end]
+    failed_at: int | None = None
+    message = ""
+    # Later events are re-validated: a correction may make them invalid (API.md).
+    for i in range(start + 1, chain_end):
+        event = events[i]
+        try:
+            kind.validate_results(competition, event, list(event.results))
+        except InvalidInput as exc:
+            failed_at, message = i, _flatten(exc.detail)
+            break
+    computed_until = failed_at if failed_at is not None else chain_end
+    try:
+        snapshots = kind.compute_snapshots(competition, chain[:computed_until])
+    except ResolutionError as exc:
+        # Clamp: events before ``start`` were already resolved against the same results.
+        failed_at = max(start, next(i for i, e in enumerate(events) if e.number == exc.number))
+        message = exc.message
+        snapshots = []
+        if failed_at > start:
+            snapshots = kind.compute_snapshots(competition, chain[:failed_at])
+    good_until = failed_at if failed_at is not None else chain_end
+    snapshot_model = kind.snapshot_model
+    snapshot_model.objects.filter(competition=competition, number__gte=events[start].number).delete()
+    snapshot_model.objects.bulk_create(
+        [
+            snapshot_model(competition=competition, event=events[i], number=events[i].number,
+                           data=snapshots[i])
+            for i in range(start, good_until)
+        ]
+    )
+    for i, event in enumerate(events):
+        if i < start:
+            continue
+        if i < good_until:
+            new_status, error = Status.RESOLVED, ""
+        elif i == failed_at:
+            new_status, error = Status.FAILED, message
+        elif event.has_results:
+            new_status, error = Status.SUBMITTED, ""  # waits for the failed event's correction
+        else:
+            continue
+        if event.status != new_status or event.error != error or i == start:
+            fields = {"status": new_status, "error": error}
+            if new_status == Status.RESOLVED:
+                fields["resolved_at"] = now
+            kind.event_model.objects.filter(pk=event.pk).update(**fields)
+            event.status, event.error = new_status, error
+    if failed_at == start:
+        return "failed"
+    return "resolved"
+
+
+def _flatten(detail: Any) -> str:
+    """One readable line from nested field errors, for an event's ``error``."""
+    if isinstance(detail, dict):
+        parts = []
+        for key, value in detail.items():
+            text = _flatten(value)
+            if text:
+                parts.append(text if key in ("detail", "non_field_errors") else f"{key}: {text}")
+        return "; ".join(parts)
+    if isinstance(detail, list):
+        return "; ".join(t for t in (_flatten(v) for v in detail) if t)
+    return str(detail)
+
+
+def fail_event(*, kind: GameKind, event_id: int, message: str) -> None:
+    """Mark an event ``failed`` after retries ran out (later events wait for it)."""
+    with transaction.atomic():
+        competition_id = (
+            kind.event_model.objects.filter(pk=event_id)
+            .values_list("competition_id", flat=True)
+            .first()
+        )
+        if competition_id is None:
+            return
+        competition, events = _locked(kind, competition_id)
+        target = next(e for e in events if e.pk == event_id)
+        if target.status != Status.SUBMITTED:
+            return
+        kind.event_model.objects.filter(pk=event_id).update(status=Status.FAILED, error=message)
+        target.status = Status.FAILED
+        _save_progress(kind, competition, events)
+
+
+def pending_events(kind: GameKind, older_than: Any) -> list[int]:
+    """Ids of events left ``submitted`` since before ``older_than`` (for the sweeper)."""
+    return list(
+        kind.event_model.objects.filter(status=Status.SUBMITTED, submitted_at__lt=older_than)
+        .order_by("competition_id", "number")
+        .values_list("pk", flat=True)
+    )
+
+
+def standings(*, kind: GameKind, competition: Any, after: int | None) -> dict[str, Any]:
+    """The standings JSON after event ``after`` (default: the latest consecutive resolved one).
+
+    Two queries at most whatever the competition's size: the snapshot, or the set-up for the
+    standings before any event. ``after`` outside 1..current is an InvalidInput.
+    """
+    through = competition.standings_through
+    if after is not None:
+        if through is None or not 1 <= after <= through:
+            raise InvalidInput(
+                {kind.after_param: [_("Must be between 1 and the last resolved stage (%(n)s).")
+                                    % {"n": through or 0}]}
+            )
+        through = after
+    if through is None:
+        return kind.initial_standings(competition)
+    data = (
+        kind.snapshot_model.objects.filter(competition=competition, number=through)
+        .values_list("data", flat=True)
+        .first()
+    )
+    if data is None:  # a snapshot is written in the same transaction as the status
+        raise Conflict(_("Standings are being recomputed; try again."))
+    return data

@@ -1,0 +1,1 @@
+"""Flamme Rouge Grand Tours: set-up, stages, results and standings."""

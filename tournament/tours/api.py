@@ -1,0 +1,120 @@
+"""Tour endpoints (API.md "Tours"): create, list, detail, PATCH, stages, results, standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournament.competitions.access import ORGANISER_ROLES, require_role
+from tournament.competitions.api import CompetitionActions
+from tournament.competitions.errors import InvalidInput
+from tournament.tours import services
+from tournament.tours.models import Rider, Stage, Team, Tour
+from tournament.tours.serializers import (
+    StageDetailSerializer,
+    StageResultsInputSerializer,
+    TourCreateSerializer,
+    TourPatchSerializer,
+    TourSerializer,
+    check_patch_setup,
+)
+
+NUMBER = r"(?P<number>[0-9]+)"
+StandingsSchema = inline_serializer(
+    "TourStandings",
+    {
+        "after_stage": serializers.IntegerField(allow_null=True),
+        "general": serializers.ListField(child=serializers.DictField()),
+        "sprint": serializers.ListField(child=serializers.DictField()),
+        "mountain": serializers.ListField(child=serializers.DictField()),
+        "team": serializers.ListField(child=serializers.DictField()),
+        "jerseys": serializers.DictField(),
+        "tour_points": serializers.ListField(child=serializers.DictField()),
+        "exhaustion": serializers.ListField(child=serializers.DictField()),
+        "next_start_order": serializers.ListField(child=serializers.IntegerField(),
+                                                  allow_null=True),
+    },
+)
+
+
+class TourViewSet(CompetitionActions, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                  viewsets.GenericViewSet):
+    serializer_class = TourSerializer
+    event_serializer_class = StageDetailSerializer
+    kind_label = "tour"
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def get_queryset(self) -> Any:
+        queryset = Tour.objects.visible_to(self.request.user).select_related("club")
+        if self.action in ("list", "retrieve", "partial_update", "create"):
+            queryset = queryset.prefetch_related(
+                Prefetch("stages", queryset=Stage.objects.order_by("number").defer("results")),
+                Prefetch("teams", queryset=Team.objects.order_by("order").prefetch_related(
+                    Prefetch("riders", queryset=Rider.objects.order_by("team", "role"))
+                )),
+            )
+        return queryset.order_by("-created_at", "-id")
+
+    @extend_schema(request=TourCreateSerializer, responses={201: TourSerializer})
+    def create(self, request: Request) -> Response:
+        body = TourCreateSerializer(data=request.data)
+        if not body.is_valid():
+            # Who may create is only knowable once the club is known: check the role first
+            # when it is, so an outsider learns nothing from validation messages.
+            club_slug = request.data.get("club") if isinstance(request.data, dict) else None
+            self._require_organiser_of_slug(request, club_slug)
+            raise InvalidInput(body.errors)
+        data = body.validated_data
+        require_role(request.user, data["club"].pk, ORGANISER_ROLES)
+        tour = services.create_tour(club=data["club"], name=data["name"], public=data["public"],
+                                    seed=data.get("seed"), setup=data, by=request.user)
+        return Response(TourSerializer(self.get_queryset().get(pk=tour.pk)).data,
+                        status=status.HTTP_201_CREATED)
+
+    def _require_organiser_of_slug(self, request: Request, slug: Any) -> None:
+        from tournament.clubs.models import Club
+
+        if not request.user.is_authenticated:
+            require_role(request.user, 0, ORGANISER_ROLES)  # 401
+        club = Club.objects.filter(slug=slug).first() if isinstance(slug, str) else None
+        if club is not None:
+            require_role(request.user, club.pk, ORGANISER_ROLES)
+
+    @extend_schema(request=TourPatchSerializer, responses={200: TourSerializer})
+    def partial_update(self, request: Request, pk: Any = None) -> Response:
+        tour = self.get_object()
+        require_role(request.user, tour.club_id, ORGANISER_ROLES)
+        body = TourPatchSerializer(data=request.data)
+        if not body.is_valid():
+            raise InvalidInput(body.errors)
+        setup = check_patch_setup(tour, body.validated_data)
+        services.update_tour(tour_id=tour.pk, changes=body.validated_data, setup=setup)
+        return Response(TourSerializer(self.get_queryset().get(pk=tour.pk)).data)
+
+    @extend_schema(responses={200: StageDetailSerializer})
+    @action(detail=True, methods=["get"], url_path=f"stages/{NUMBER}")
+    def stage(self, request: Request, pk: Any = None, number: Any = None) -> Response:
+        return self.event_detail(request, pk, number)
+
+    @extend_schema(request=StageResultsInputSerializer, responses={202: StageDetailSerializer})
+    @action(detail=True, methods=["post"], url_path=f"stages/{NUMBER}/results")
+    def results(self, request: Request, pk: Any = None, number: Any = None) -> Response:
+        def submit(tour: Tour, n: int, rows: list[dict[str, Any]], version: int | None) -> Stage:
+            return services.submit_stage_results(tour=tour, number=n, rows=rows,
+                                                 by=request.user, expected_version=version)
+
+        return self.submit(request, pk, number, StageResultsInputSerializer, submit)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("after_stage", int, required=False)],
+        responses={200: StandingsSchema},
+    )
+    @action(detail=True, methods=["get"])
+    def standings(self, request: Request, pk: Any = None) -> Response:
+        return self.standings_response(request, pk)

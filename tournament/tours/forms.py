@@ -1,0 +1,94 @@
+"""The stage results form (admin and scorekeeper pages): one row per rider.
+
+It checks only that each box holds a whole number; the rules (GT-11) are checked once, by the
+service, and its field errors are put back on the boxes they name — no second copy of the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournament.competitions.errors import Conflict, InvalidInput
+from tournament.tours import services
+from tournament.tours.models import Stage
+
+ROW_FIELDS = ("position", "minutes", "seconds", "sprint_points", "mountain_points", "exhaustion")
+
+
+class RiderRowForm(forms.Form):
+    rider = forms.IntegerField(widget=forms.HiddenInput)
+    position = forms.IntegerField(label=_("position"), min_value=-100000, max_value=100000)
+    minutes = forms.IntegerField(label=_("minutes"), min_value=-100000, max_value=100000,
+                                 initial=0)
+    seconds = forms.IntegerField(label=_("seconds"), min_value=-100000, max_value=100000,
+                                 initial=0)
+    sprint_points = forms.IntegerField(label=_("sprint points"), required=False, initial=0,
+                                       min_value=-100000, max_value=100000)
+    mountain_points = forms.IntegerField(label=_("mountain points"), required=False, initial=0,
+                                         min_value=-100000, max_value=100000)
+    exhaustion = forms.IntegerField(label=_("exhaustion"), required=False, min_value=-100000,
+                                    max_value=100000)
+
+
+RiderRowFormSet = forms.formset_factory(RiderRowForm, extra=0)
+
+
+def initial_rows(stage: Stage, riders: list[Any]) -> list[dict[str, Any]]:
+    """The current results for each rider, or a blank row in entry order."""
+    current = {row["rider"]: row for row in stage.results}
+    rows = []
+    for index, rider in enumerate(riders):
+        row = current.get(rider.pk)
+        rows.append(dict(row) if row else {"rider": rider.pk, "position": index + 1,
+                                            "minutes": 0, "seconds": 0})
+    return sorted(rows, key=lambda r: r["position"])
+
+
+def submit_formset(formset: Any, *, stage: Stage, user: Any, version: int | None) -> Stage | None:
+    """Submit valid rows through the service; put its errors on the formset. None on error."""
+    if not formset.is_valid():
+        return None
+    rows = []
+    for form in formset.forms:
+        data = form.cleaned_data
+        rows.append({
+            "rider": data["rider"],
+            "position": data["position"],
+            "minutes": data["minutes"],
+            "seconds": data["seconds"],
+            "sprint_points": data.get("sprint_points") or 0,
+            "mountain_points": data.get("mountain_points") or 0,
+            "exhaustion": data.get("exhaustion"),
+        })
+    try:
+        return services.submit_stage_results(tour=stage.competition, number=stage.number,
+                                             rows=rows, by=user, expected_version=version)
+    except InvalidInput as exc:
+        apply_errors(formset, exc.detail)
+    except Conflict as exc:
+        formset._non_form_errors = formset.error_class([str(exc.detail)])  # noqa: SLF001
+    return None
+
+
+def apply_errors(formset: Any, detail: Any) -> None:
+    """Put ``{"results": [{field: [msg]}] | [msg]}`` errors onto the matching forms."""
+    results = detail.get("results") if isinstance(detail, dict) else None
+    general: list[str] = []
+    if isinstance(results, list):
+        for index, item in enumerate(results):
+            if isinstance(item, dict) and index < len(formset.forms):
+                form = formset.forms[index]
+                for field, messages in item.items():
+                    target = field if field in ROW_FIELDS else None
+                    for message in messages:
+                        form.add_error(target, message)
+            elif isinstance(item, str):
+                general.append(item)
+    for key, messages in (detail.items() if isinstance(detail, dict) else []):
+        if key != "results":
+            general.extend(str(m) for m in (messages if isinstance(messages, list) else [messages]))
+    if general:
+        formset._non_form_errors = formset.error_class(general)  # noqa: SLF001

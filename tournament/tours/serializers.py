@@ -1,0 +1,140 @@
+"""Tour API serializers: set-up input, detail output, stage detail, result rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+
+from tournament.clubs.models import Club
+from tournament.tours.models import Rider, Stage, Team, Tour
+from tournament.tours.setup import TourSetupSerializer
+
+MAX_SEED = 2**63 - 1
+MAX_VALUE = 100_000  # far above any real count; keeps absurd numbers out of the engines
+
+
+class TourCreateSerializer(TourSetupSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
+    name = serializers.CharField(max_length=160)
+    public = serializers.BooleanField(required=False, default=True)
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+                                    max_value=MAX_SEED)
+
+
+class TourPatchSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=160, required=False)
+    public = serializers.BooleanField(required=False)
+    stages = serializers.ListField(child=serializers.DictField(), required=False)
+    teams = serializers.ListField(child=serializers.DictField(), required=False)
+    rest_days_after = serializers.ListField(child=serializers.IntegerField(), required=False)
+    rules = serializers.DictField(required=False)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        unknown = set(self.initial_data) - set(self.fields)
+        if unknown:
+            raise serializers.ValidationError(
+                {key: [_("This field cannot be changed.")] for key in sorted(unknown)}
+            )
+        return data
+
+
+class RiderSerializer(serializers.ModelSerializer):
+    specialist = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Rider
+        fields = ["id", "name", "role", "specialist"]
+
+    def get_specialist(self, rider: Rider) -> str | None:
+        return rider.specialist or None
+
+
+class TeamSerializer(serializers.ModelSerializer):
+    riders = RiderSerializer(many=True)
+
+    class Meta:
+        model = Team
+        fields = ["id", "name", "player", "riders"]
+
+
+class StageSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Stage
+        fields = ["number", "name", "course", "finish", "stacks", "status", "rest_day_after",
+                  "version"]
+
+
+class TourSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    rest_days_after = serializers.SerializerMethodField()
+    stages = StageSummarySerializer(many=True)
+    teams = TeamSerializer(many=True)
+
+    class Meta:
+        model = Tour
+        fields = ["id", "club", "name", "public", "seed", "rules", "rest_days_after",
+                  "specialist_order", "stages", "teams", "standings_through", "created_at"]
+
+    def get_rest_days_after(self, tour: Tour) -> list[int]:
+        return [s.number for s in tour.stages.all() if s.rest_day_after]
+
+
+class ResultRowSerializer(serializers.Serializer):
+    rider = serializers.IntegerField(min_value=-MAX_VALUE, max_value=2**62)
+    position = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
+    minutes = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
+    seconds = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
+    sprint_points = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE,
+                                             required=False, default=0)
+    mountain_points = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE,
+                                               required=False, default=0)
+    exhaustion = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE,
+                                          required=False, allow_null=True, default=None)
+
+
+class StageResultsInputSerializer(serializers.Serializer):
+    results = ResultRowSerializer(many=True, allow_empty=False)
+    version = serializers.IntegerField(required=False, min_value=0)
+
+
+class StageResultOutSerializer(ResultRowSerializer):
+    time = serializers.SerializerMethodField()
+
+    def get_time(self, row: dict[str, Any]) -> int:
+        return 60 * row["minutes"] + row["seconds"]
+
+
+class StageDetailSerializer(serializers.ModelSerializer):
+    results = StageResultOutSerializer(many=True)
+
+    class Meta:
+        model = Stage
+        fields = ["number", "name", "course", "finish", "stacks", "status", "source", "error",
+                  "version", "results", "rest_day_after", "submitted_at", "resolved_at"]
+
+
+def check_patch_setup(tour: Tour, data: dict[str, Any]) -> dict[str, Any] | None:
+    """The full new set-up when a PATCH touches it (unchanged parts taken from the tour)."""
+    if not any(key in data for key in ("stages", "teams", "rules", "rest_days_after")):
+        return None
+    current = TourSerializer(tour).data
+    merged = {
+        "stages": data.get("stages", [
+            {"name": s["name"], "course": s["course"], "finish": s["finish"],
+             "stacks": s["stacks"]} for s in current["stages"]
+        ]),
+        "teams": data.get("teams", [
+            {"name": t["name"], "player": t["player"],
+             "riders": [{"name": r["name"], "role": r["role"],
+                         "specialist": r["specialist"] or ""} for r in t["riders"]]}
+            for t in current["teams"]
+        ]),
+        "rest_days_after": data.get("rest_days_after", current["rest_days_after"]),
+        # PATCHed rules change the keys sent; the others keep their current values.
+        "rules": {**tour.rules, **data.get("rules", {})},
+    }
+    serializer = TourSetupSerializer(data=merged)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data

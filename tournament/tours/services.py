@@ -1,0 +1,97 @@
+"""Grand Tour workflows: create a tour, change its set-up, submit a stage's results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring.grand_tour import specialist_order
+from tournament.competitions import services as workflow
+from tournament.competitions.errors import Conflict
+from tournament.competitions.kinds import get_kind
+from tournament.competitions.models import Source
+from tournament.tours.kind import load_setup
+from tournament.tours.models import Rider, Stage, Team, Tour
+
+SETUP_FIELDS = ("stages", "teams", "rules", "rest_days_after")
+
+
+def create_tour(*, club: Any, name: str, public: bool, seed: int | None, setup: dict[str, Any],
+                by: Any) -> Tour:
+    """Create a tour with its stages and teams from a checked set-up (``check_setup``)."""
+    with transaction.atomic():
+        tour = Tour(club=club, name=name, public=public, rules=setup["rules"],
+                    created_by=by if by.is_authenticated else None)
+        if seed is not None:
+            tour.seed = seed
+        tour.save()
+        _write_setup(tour, setup)
+    return tour
+
+
+def _write_setup(tour: Tour, setup: dict[str, Any]) -> None:
+    rest = set(setup.get("rest_days_after") or [])
+    Stage.objects.bulk_create(
+        Stage(
+            competition=tour,
+            number=number,
+            name=stage.get("name") or "",
+            course=stage.get("course") or "",
+            finish=stage.get("finish") or "flat",
+            stacks=[dict(s) for s in stage.get("stacks") or []],
+            rest_day_after=number in rest,
+        )
+        for number, stage in enumerate(setup["stages"], start=1)
+    )
+    for order, team_data in enumerate(setup["teams"], start=1):
+        team = Team.objects.create(tour=tour, order=order, name=team_data["name"].strip(),
+                                   player=team_data.get("player") or "")
+        Rider.objects.bulk_create(
+            Rider(team=team, name=r["name"].strip(), role=r["role"],
+                  specialist=r.get("specialist") or "")
+            for r in team_data["riders"]
+        )
+    tour.specialist_order = list(specialist_order(load_setup(tour)))
+    tour.save(update_fields=["specialist_order"])
+
+
+def update_tour(*, tour_id: int, changes: dict[str, Any], setup: dict[str, Any] | None) -> Tour:
+    """PATCH: ``name`` and ``public`` any time; the set-up only before the first result (409)."""
+    with transaction.atomic():
+        tour = Tour.objects.select_for_update().get(pk=tour_id)
+        fields = []
+        for key in ("name", "public"):
+            if key in changes:
+                setattr(tour, key, changes[key])
+                fields.append(key)
+        if setup is not None:
+            if Stage.objects.filter(competition=tour, version__gt=0).exists():
+                raise Conflict(_("The stages, teams and rules cannot change once results are "
+                                 "stored."))
+            Stage.objects.filter(competition=tour).delete()
+            Team.objects.filter(tour=tour).delete()
+            tour.rules = setup["rules"]
+            fields.append("rules")
+            _write_setup(tour, setup)
+        if fields:
+            tour.save(update_fields=[*fields, "updated_at"])
+    return tour
+
+
+def submit_stage_results(*, tour: Tour, number: int, rows: list[dict[str, Any]], by: Any,
+                         expected_version: int | None = None,
+                         source: str = Source.SUBMITTED, replay: Any = None) -> Stage:
+    """Store a stage's results (GT-11 checked) and queue its resolution."""
+    stage: Stage = workflow.submit_results(
+        kind=get_kind("tour"),
+        competition_id=tour.pk,
+        number=number,
+        rows=rows,
+        by=by,
+        source=source,
+        expected_version=expected_version,
+        replay=replay,
+    )
+    return stage

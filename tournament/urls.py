@@ -1,0 +1,23 @@
+"""URLs: the API under /api/, the admin, the schema and its browsable docs."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from tournament.clubs.api import ClubViewSet, TokenView
+from tournament.tours.api import TourViewSet
+
+router = DefaultRouter(trailing_slash=True)
+router.register("clubs", ClubViewSet, basename="club")
+router.register("tours", TourViewSet, basename="tour")
+
+urlpatterns = [
+    path("api/auth/token/", TokenView.as_view(), name="api-token"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include(router.urls)),
+    path("admin/", admin.site.urls),
+]
