@@ -70,8 +70,11 @@ def test(pytest_args: list[str]) -> None:
         env["DATABASE_URL"] = TEST_DATABASE_URL
     if "REDIS_URL" not in env and answers("127.0.0.1", 6379):
         env["REDIS_URL"] = TEST_REDIS_URL
-    print(f"database: {env.get('DATABASE_URL', 'SQLite (embedded)')}; "
-          f"redis: {env.get('REDIS_URL', 'none (eager tasks; worker tests skipped)')}", flush=True)
+    print(
+        f"database: {env.get('DATABASE_URL', 'SQLite (embedded)')}; "
+        f"redis: {env.get('REDIS_URL', 'none (eager tasks; worker tests skipped)')}",
+        flush=True,
+    )
     sh(BIN / "ruff", "check", ".", env=env)
     sh(BIN / "ruff", "format", "--check", ".", env=env)
     sh(PY, "manage.py", "makemigrations", "--check", "--dry-run", env=env)

@@ -135,8 +135,8 @@ def build_rules(cls: type[T], data: Mapping[str, Any] | None) -> tuple[T, dict[s
     rules = cls(**values)
     post = getattr(rules, "cross_check", None)
     if callable(post) and not errors:
-        for key, exc in post():
-            errors.setdefault(key, []).append(exc)
+        for key, problem in post():
+            errors.setdefault(key, []).append(problem)
     return rules, errors
 
 

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from tournament.celery import app as celery_app
 from tournament.clubs.models import Club, Membership, Role
 
-PASSWORD = "correct-horse-battery"  # noqa: S105
+PASSWORD = "correct-horse-battery"
 
 TOUR_PAYLOAD: dict[str, Any] = {
     "club": "velo-lisboa",
@@ -27,19 +27,39 @@ TOUR_PAYLOAD: dict[str, Any] = {
     "seed": 42,
     "stages": [
         {"name": "Avenue Corso Paseo", "course": "abcdefghijklmnopqrstu"},
-        {"name": "La Haute Montagne", "course": "abcfimetKGLHJsdopRQNU",
-         "stacks": [{"id": "m1", "type": "major", "side": "mountain", "square": 43}]},
+        {
+            "name": "La Haute Montagne",
+            "course": "abcfimetKGLHJsdopRQNU",
+            "stacks": [{"id": "m1", "type": "major", "side": "mountain", "square": 43}],
+        },
         {"name": "Stage three"},
     ],
     "rest_days_after": [1],
     "teams": [
-        {"name": "Red", "player": "Ana",
-         "riders": [{"name": "Ana R", "role": "rouleur", "specialist": "grimpeur"},
-                    {"name": "Ana S", "role": "sprinteur"}]},
-        {"name": "Blue", "player": "Rui",
-         "riders": [{"name": "Rui R", "role": "rouleur"}, {"name": "Rui S", "role": "sprinteur"}]},
-        {"name": "Green", "player": "Gil",
-         "riders": [{"name": "Gil R", "role": "rouleur"}, {"name": "Gil S", "role": "sprinteur"}]},
+        {
+            "name": "Red",
+            "player": "Ana",
+            "riders": [
+                {"name": "Ana R", "role": "rouleur", "specialist": "grimpeur"},
+                {"name": "Ana S", "role": "sprinteur"},
+            ],
+        },
+        {
+            "name": "Blue",
+            "player": "Rui",
+            "riders": [
+                {"name": "Rui R", "role": "rouleur"},
+                {"name": "Rui S", "role": "sprinteur"},
+            ],
+        },
+        {
+            "name": "Green",
+            "player": "Gil",
+            "riders": [
+                {"name": "Gil R", "role": "rouleur"},
+                {"name": "Gil S", "role": "sprinteur"},
+            ],
+        },
     ],
     "rules": {"podium_tp": [3, 2, 1]},
 }
@@ -76,9 +96,11 @@ def make_client(capture: Any, user: Any = None) -> Client:
 @pytest.fixture
 def users(db: Any) -> dict[str, Any]:
     """organiser and scorekeeper of velo-lisboa; outsider organises another club."""
-    User = get_user_model()  # noqa: N806
-    made = {name: User.objects.create_user(name, password=PASSWORD)
-            for name in ("organiser", "scorekeeper", "outsider", "bystander")}
+    User = get_user_model()
+    made = {
+        name: User.objects.create_user(name, password=PASSWORD)
+        for name in ("organiser", "scorekeeper", "outsider", "bystander")
+    }
     made["superuser"] = User.objects.create_superuser("root", password=PASSWORD)
     club = Club.objects.create(name="Velo Club Lisboa", slug="velo-lisboa")
     other = Club.objects.create(name="Porto Cycling", slug="porto")
@@ -119,8 +141,12 @@ def riders_of(detail: dict[str, Any]) -> list[dict[str, Any]]:
     return [r for team in detail["teams"] for r in team["riders"]]
 
 
-def stage_rows(detail: dict[str, Any], order: list[int] | None = None,
-               times: list[tuple[int, int]] | None = None, **extra: Any) -> list[dict[str, Any]]:
+def stage_rows(
+    detail: dict[str, Any],
+    order: list[int] | None = None,
+    times: list[tuple[int, int]] | None = None,
+    **extra: Any,
+) -> list[dict[str, Any]]:
     """Valid results: riders in ``order`` (indexes into the entry list), times on the tile."""
     riders = riders_of(detail)
     order = order if order is not None else list(range(len(riders)))
@@ -128,7 +154,16 @@ def stage_rows(detail: dict[str, Any], order: list[int] | None = None,
     rows = []
     for position, index in enumerate(order, start=1):
         minutes, seconds = times[position - 1]
-        rows.append({"rider": riders[index]["id"], "position": position, "minutes": minutes,
-                     "seconds": seconds, "sprint_points": 0, "mountain_points": 0,
-                     "exhaustion": 2, **extra})
+        rows.append(
+            {
+                "rider": riders[index]["id"],
+                "position": position,
+                "minutes": minutes,
+                "seconds": seconds,
+                "sprint_points": 0,
+                "mountain_points": 0,
+                "exhaustion": 2,
+                **extra,
+            }
+        )
     return rows

@@ -27,7 +27,7 @@ TESTING = env_bool("PODIUM_TESTING", "pytest" in sys.modules)
 SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
     if DEBUG or TESTING:
-        SECRET_KEY = "podium-insecure-development-key-never-use-in-production"  # noqa: S105
+        SECRET_KEY = "podium-insecure-development-key-never-use-in-production"
     else:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
 
@@ -160,7 +160,12 @@ LOGOUT_REDIRECT_URL = "/"
 
 # --- i18n ----------------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("pt", _("Portuguese")), ("es", _("Spanish")), ("fr", _("French"))]
+LANGUAGES = [
+    ("en", _("English")),
+    ("pt", _("Portuguese")),
+    ("es", _("Spanish")),
+    ("fr", _("French")),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "Europe/Lisbon")
 USE_I18N = True
@@ -208,7 +213,9 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- security (production) -----------------------------------------------------------------------
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY") else None
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY") else None
+)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG and not TESTING)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG and not TESTING)

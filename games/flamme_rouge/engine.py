@@ -14,17 +14,23 @@ from games.flamme_rouge.cards import (
     ATTACK_CODE,
     EXHAUSTION_CODE,
     RECOVERY_CODES,
-    ROULEUR,
     SPRINTEUR,
     card_values,
 )
 from games.flamme_rouge.errors import SetupError, SimulationError
+from games.flamme_rouge.movement import (
+    award_tokens,
+    find_packs,
+    move_rider,
+    pack_fronts,
+    slipstream,
+)
 from games.flamme_rouge.outcome import StageOutcome
 from games.flamme_rouge.policy import HELD_VALUE, choose_card
 from games.flamme_rouge.results import build_outcome
 from games.flamme_rouge.roster import PELOTON, PLAYER, Roster, build_roster
 from games.flamme_rouge.setup import StageSetup, validate_setup
-from games.flamme_rouge.tables import tables_for
+from games.flamme_rouge.tables import Tables, tables_for
 from scoring.rng import derive_rng
 
 SIMULATOR_VERSION = "1.0"
@@ -76,18 +82,20 @@ def simulate_stage(
     tables = tables_for(text, rules)
     validate_setup(setup, tables.course)
     seed: int | None = None
-    if isinstance(rng, int) and not isinstance(rng, bool):
-        seed = rng
-        rng = derive_rng(seed, "stage", setup.number)
-    roster = build_roster(setup, tables, rng)
-    rounds, r1, log_rounds = _play(roster, setup, tables, rng, record_log)
+    if isinstance(rng, random.Random):
+        stream = rng
+    else:
+        seed = int(rng)
+        stream = derive_rng(seed, "stage", setup.number)
+    roster = build_roster(setup, tables, stream)
+    rounds, r1, log_rounds = _play(roster, setup, tables, stream, record_log)
     return build_outcome(
         roster, setup, tables, seed, SIMULATOR_VERSION, rounds, r1, log_rounds, LOG_COLUMNS
     )
 
 
-def _play(  # noqa: C901 - one loop keeps the hot state in locals
-    ro: Roster, setup: StageSetup, tables: Any, rng: random.Random, record_log: bool
+def _play(
+    ro: Roster, setup: StageSetup, tables: Tables, rng: random.Random, record_log: bool
 ) -> tuple[int, int | None, list[dict[str, Any]]]:
     """Play rounds until nobody is left on the track (Tour mode) or someone crosses (base)."""
     rules = setup.rules
@@ -109,9 +117,10 @@ def _play(  # noqa: C901 - one loop keeps the hot state in locals
     weights = rules.policy_weights
     hold = rules.policy_hold_nines
     sprint_cards = rules.policy_sprint_cards
+    sprint_reach = sprint_cards * max(values)  # no sprint check needed further out
     recovery_on = rules.specialist_effects == "recovery_only"
     dummy_exhaustion = rules.dummies_take_exhaustion
-    dummy_tokens = rules.dummies_take_tokens
+    eligible = [c == PLAYER or rules.dummies_take_tokens for c in ctrl]  # FR-55
     empty_value = rules.dummy_empty_value
     stacks = ro.stacks  # [square, tokens left (best first), stack id, side index]
     proj_size = n + 2 * len(dest[1]) + 4
@@ -131,7 +140,10 @@ def _play(  # noqa: C901 - one loop keeps the hot state in locals
         # Energy phase (FR-20..FR-23): draws in canonical order; choices see round-start state.
         proj = [0] * proj_size
         for i in on:
+            # FR-68 step 4, refined: a rider is projected on square + E and + E + 1, since real
+            # moves scatter around E; a single mark makes whole packs crawl one behind it.
             proj[pos[i] + expected] += 1
+            proj[pos[i] + expected + 1] += 1
         live_stacks = [(s[0], s[1][0]) for s in stacks if s[1]]
         played = [-1] * len(pos)
         move_value = [0] * len(pos)
@@ -166,7 +178,7 @@ def _play(  # noqa: C901 - one loop keeps the hot state in locals
                     continue
                 s = pos[i]
                 sprinting = False
-                if last + 1 - s <= 24 and sprint_cards:
+                if last + 1 - s <= sprint_reach:
                     remaining = sorted(values[c] for c in (*hand, *d, *recycled[i]))
                     sprinting = last + 1 - s <= sum(remaining[-sprint_cards:])
                 k = choose_card(
@@ -212,7 +224,7 @@ def _play(  # noqa: C901 - one loop keeps the hot state in locals
                 if ctrl[i] == PELOTON:
                     move_value[i] = 2 if first else HELD_VALUE
                     first = False
-        start = {i: pos[i] for i in order}
+        start = pos[:]
         for i in order:
             s = pos[i]
             v = move_value[i]
@@ -221,29 +233,20 @@ def _play(  # noqa: C901 - one loop keeps the hot state in locals
             row[_MOVE] = t - s
             row[_MODS] = mods[s][v]
             row[_TARGET] = t
-            own = occ[s]
-            own[lane[i] - 1] = -1
-            cnt[s] -= 1
-            sq = t
-            while sq > s:
-                squares = occ[sq]
-                if cnt[sq] < len(squares):
-                    free = squares.index(-1)
-                    squares[free] = i
-                    cnt[sq] += 1
-                    pos[i], lane[i] = sq, free + 1
-                    break
-                sq -= 1
-            else:  # FR-27: everything full - he stays in his own lane
-                own[lane[i] - 1] = i
-                cnt[s] += 1
+            move_rider(i, t, pos, lane, occ, cnt)
             row[_BLOCKED] = int(pos[i] != t)
             row[_TO], row[_TO_LANE] = pos[i], lane[i]
+        after_move = pos[:]
         # End phase (FR-35). (a) played cards leave (FR-36), Recovery (FR-64).
+        peloton_done = False
         for i in on:
             code = played[i]
             if code < 0 or code == ATTACK_CODE:
                 continue
+            if ctrl[i] == PELOTON:
+                if peloton_done:
+                    continue  # FR-56: both riders moved with one card; it leaves once
+                peloton_done = True
             if code == EXHAUSTION_CODE:
                 ro.exhaustion_played[i] += 1
                 if tour and supply is not None:
@@ -256,15 +259,12 @@ def _play(  # noqa: C901 - one loop keeps the hot state in locals
                         supply[stype[i]] += 1
                     rows[i][_RECOVERED] = 1
         # (b) slipstream (FR-38).
-        moved = _slipstream(on, pos, lane, occ, cnt, slip_ok)
+        moved = slipstream(on, pos, lane, occ, cnt, slip_ok)
         for i, gained in moved.items():
             rows[i][_SLIP] = gained
         occupied = sorted({pos[i] for i in on})
-        packs = _packs(occupied)
-        front_of = {}
-        for front, rear in packs:
-            for sq in range(rear, front + 1):
-                front_of[sq] = front
+        packs = find_packs(occupied)
+        front_of = pack_fronts(packs)
         after = sorted(on, key=lambda r: lane[r] - 4 * pos[r])
         crossed = [i for i in after if pos[i] > last]
         for i in crossed:  # FR-42
@@ -273,18 +273,10 @@ def _play(  # noqa: C901 - one loop keeps the hot state in locals
             ro.final_lane[i] = lane[i]
             rows[i][_CROSSED] = 1
         # (c) token stacks (FR-54): reached from behind this round, best token to the foremost.
-        for stack in stacks:
-            square, tokens = stack[0], stack[1]
-            if not tokens:
-                continue
-            for i in after:
-                if not tokens:
-                    break
-                reach = pos[i] if rules.slipstream_reaches_stacks else rows[i][_TO]
-                if start[i] < square <= reach and (dummy_tokens or ctrl[i] == PLAYER):
-                    value = tokens.pop(0)
-                    ro.tokens[i].append((stack[2], value, stack[3]))
-                    rows[i][_TOKENS].append([stack[2], value])
+        reach = pos if rules.slipstream_reaches_stacks else after_move
+        for i, stack_id, value, side in award_tokens(stacks, after, start, reach, eligible):
+            ro.tokens[i].append((stack_id, value, side))
+            rows[i][_TOKENS].append([stack_id, value])
         # (d) timing (FR-48) from r1 on, Tour mode only.
         if tour and (crossed or r1 is not None):
             if r1 is None:
@@ -338,53 +330,6 @@ def _play(  # noqa: C901 - one loop keeps the hot state in locals
 
 def _held(deck: list[int], recycled: list[int]) -> int:
     return deck.count(EXHAUSTION_CODE) + recycled.count(EXHAUSTION_CODE)
-
-
-def _slipstream(
-    on: list[int],
-    pos: list[int],
-    lane: list[int],
-    occ: list[list[int]],
-    cnt: list[int],
-    slip_ok: tuple[bool, ...],
-) -> dict[int, int]:
-    """FR-38: close one-square gaps from the rear, restarting after each move.
-
-    Returns the squares each rider gained. Rescanning the sorted occupied squares after each move
-    is the "restart at i = 1" of the rule; only occupied squares can start a window.
-    """
-    gained: dict[int, int] = {}
-    while True:
-        occupied = sorted({pos[i] for i in on})
-        match = 0
-        for a, b in zip(occupied, occupied[1:], strict=False):
-            if b - a == 2 and slip_ok[a] and slip_ok[a + 1] and slip_ok[b]:
-                match = a
-                break
-        if not match:
-            return gained
-        here, there = occ[match], occ[match + 1]
-        for index, rider in enumerate(here):  # in lane order, into the rightmost free lanes
-            if rider < 0 or cnt[match + 1] >= len(there):
-                continue
-            free = there.index(-1)
-            there[free] = rider
-            here[index] = -1
-            cnt[match] -= 1
-            cnt[match + 1] += 1
-            pos[rider], lane[rider] = match + 1, free + 1
-            gained[rider] = gained.get(rider, 0) + 1
-
-
-def _packs(occupied: list[int]) -> list[tuple[int, int]]:
-    """Packs as ``(front square, rear square)``, front pack first (runs of occupied squares)."""
-    packs: list[tuple[int, int]] = []
-    for sq in reversed(occupied):
-        if packs and packs[-1][1] == sq + 1:
-            packs[-1] = (packs[-1][0], sq)
-        else:
-            packs.append((sq, sq))
-    return packs
 
 
 __all__ = ["LOG_COLUMNS", "SIMULATOR_VERSION", "simulate_stage"]

@@ -32,7 +32,7 @@ def choose_card(
     """Index in ``hand`` of the card to play (FR-68).
 
     ``proj[sq]`` counts riders projected on ``sq`` (round-start square plus the expected move);
-    ``own_mark`` is this rider's own projected square, which he must not slipstream behind.
+    ``own_mark`` is this rider's own first projected square (he is marked on it and the next).
     ``stacks`` lists ``(square, top token value)`` of stacks with tokens left. ``sprinting`` is
     step 3's condition, computed by the caller only near the line.
     """
@@ -53,7 +53,7 @@ def choose_card(
         kept = [k for k in candidates if values[hand[k]] < HELD_VALUE]
         if kept:
             candidates = kept  # type: ignore[assignment]
-    if start_terrain == DESCENT or start_terrain == SUPPLY:
+    if start_terrain in (DESCENT, SUPPLY):
         # Step 5: the floor makes low cards move as far; spend the lowest, exhaustion first.
         best = -1
         for k in candidates:
@@ -65,8 +65,9 @@ def choose_card(
     for k in candidates:
         code = hand[k]
         p = targets[k]
-        ahead1 = proj[p + 1] - (own_mark == p + 1)
-        ahead2 = proj[p + 2] - (own_mark == p + 2)
+        # Discount the rider's own marks (own_mark and own_mark + 1): nobody drafts himself.
+        ahead1 = proj[p + 1] - (own_mark == p + 1) - (own_mark == p)
+        ahead2 = proj[p + 2] - (own_mark == p + 2) - (own_mark == p + 1)
         slip = slip_ok[p] and slip_ok[p + 1] and (ahead1 > 0 or (ahead2 > 0 and slip_ok[p + 2]))
         token = 0
         for square, top in stacks:

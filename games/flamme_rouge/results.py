@@ -1,10 +1,10 @@
-"""Turn the final roster into results (FR-70, FR-72), the stage header (FR-71) and the log (FR-73)."""
+"""The final roster as results (FR-70, FR-72), the stage header (FR-71) and the log (FR-73)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.flamme_rouge.cards import CARD_SPECS, EXHAUSTION_CODE, card
+from games.flamme_rouge.cards import CARD_SPECS, card
 from games.flamme_rouge.outcome import RiderResult, StageOutcome
 from games.flamme_rouge.roster import PLAYER, Roster
 from games.flamme_rouge.setup import StageSetup
@@ -84,7 +84,9 @@ def build_outcome(
     log: dict[str, Any] = {
         "version": version,
         "columns": list(columns),
-        "cards": [[kind, sd if value is None else value, list(sym)] for kind, value, sym in CARD_SPECS],
+        "cards": [
+            [kind, sd if value is None else value, list(sym)] for kind, value, sym in CARD_SPECS
+        ],
         "riders": [
             [ro.rider_id[i], ro.team_id[i], ro.rider_type[i]] for i in range(len(ro.rider_id))
         ],
@@ -93,11 +95,6 @@ def build_outcome(
         "rounds": log_rounds,
     }
     return StageOutcome(riders=tuple(riders), header=header, log=log)
-
-
-def held_exhaustion(cards: list[int]) -> int:
-    """Exhaustion cards among ``cards``."""
-    return cards.count(EXHAUSTION_CODE)
 
 
 __all__ = ["build_outcome", "finishing_order"]

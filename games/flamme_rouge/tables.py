@@ -11,7 +11,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from games.flamme_rouge.rules import StageRules
-from games.flamme_rouge.track import ASCENT, COBBLES, DESCENT, FINISH_AREA, SUPPLY, Course, parse_course
+from games.flamme_rouge.track import (
+    ASCENT,
+    COBBLES,
+    DESCENT,
+    FINISH_AREA,
+    SUPPLY,
+    Course,
+    parse_course,
+)
 
 MAX_VALUE = 16  # card values 0..15 are tabulated (highest printed is 11; Strong Descents <= 12)
 DESCENT_FLOOR = 5  # FR-30
@@ -86,7 +94,7 @@ def tables_for(text: str, rules: StageRules) -> Tables:
     values = rules.timing_ascent if course.finish == "ascent" else rules.timing_flat
     # Index 0 is unused; squares past the last timing value read the last one (a defensive
     # fallback: build_rules rejects Wide Finish tiles that do not match the timing, FR-13).
-    timing = (0,) + tuple(values[min(k, len(values)) - 1] for k in range(1, n - last + 1))
+    timing = (0, *(values[min(k, len(values)) - 1] for k in range(1, n - last + 1)))
     return Tables(course, n, last, lanes, slip_ok, terrain, tuple(dest), tuple(mods), timing)
 
 

@@ -131,8 +131,18 @@ def _parse(data: Any, ck: _Checker) -> Circuit | None:
     if not isinstance(data, dict):
         ck.fail("", "not_object", "A circuit must be a JSON object.")
         return None
-    known = {"circuit", "name", "lanes", "spaces", "segments", "finish_line", "grid", "pit_lane",
-             "weather", "street"}
+    known = {
+        "circuit",
+        "name",
+        "lanes",
+        "spaces",
+        "segments",
+        "finish_line",
+        "grid",
+        "pit_lane",
+        "weather",
+        "street",
+    }
     for key in sorted(set(data) - known):
         ck.fail(key, "unknown_key", "Unknown key.")
     name = data.get("circuit")
@@ -140,8 +150,12 @@ def _parse(data: Any, ck: _Checker) -> Circuit | None:
         ck.fail("circuit", "required", "A non-empty circuit name is required.")
         name = ""
     lanes = data.get("lanes")
-    if (not isinstance(lanes, list) or not 1 <= len(lanes) <= 4
-            or not all(isinstance(x, str) and x for x in lanes) or len(set(lanes)) != len(lanes)):
+    if (
+        not isinstance(lanes, list)
+        or not 1 <= len(lanes) <= 4
+        or not all(isinstance(x, str) and x for x in lanes)
+        or len(set(lanes)) != len(lanes)
+    ):
         ck.fail("lanes", "bad_lanes", "lanes must list 1 to 4 distinct lane names.")
         return None
     segments = _segments(data.get("segments"), tuple(lanes), ck)
@@ -150,8 +164,11 @@ def _parse(data: Any, ck: _Checker) -> Circuit | None:
     if "spaces" in data:
         total = sum(sum(s.lengths) for s in segments)
         if data["spaces"] != total:
-            ck.fail("spaces", "spaces_mismatch", f"spaces says {data['spaces']}, the segments "
-                    f"hold {total}.")
+            ck.fail(
+                "spaces",
+                "spaces_mismatch",
+                f"spaces says {data['spaces']}, the segments hold {total}.",
+            )
     finder = _Finder(tuple(lanes), segments, ck)
     line = finder.line(data.get("finish_line"), "finish_line")
     if line is None:
@@ -187,8 +204,11 @@ def _segments(raw: Any, lanes: tuple[str, ...], ck: _Checker) -> tuple[Segment, 
             continue
         length = s.get("length")
         if not isinstance(length, dict) or set(length) != set(lanes):
-            ck.fail(f"{path}.length", "bad_length", "length needs one entry per lane: "
-                    + ", ".join(lanes) + ".")
+            ck.fail(
+                f"{path}.length",
+                "bad_length",
+                "length needs one entry per lane: " + ", ".join(lanes) + ".",
+            )
             continue
         lengths = [ck.int_in(length[lane], f"{path}.length.{lane}", 1, 200) for lane in lanes]
         if any(x is None for x in lengths):
@@ -205,16 +225,20 @@ def _segments(raw: Any, lanes: tuple[str, ...], ck: _Checker) -> tuple[Segment, 
         longest = ck.int_in(s.get("longest"), f"{path}.longest", 1, 200)
         shortest = ck.int_in(s.get("shortest"), f"{path}.shortest", 1, 200)
         if longest is not None and shortest is not None and shortest > longest:
-            ck.fail(f"{path}.shortest", "shortest_above_longest",
-                    "shortest may not exceed longest.")
+            ck.fail(
+                f"{path}.shortest", "shortest_above_longest", "shortest may not exceed longest."
+            )
         inside = s.get("inside")
         if inside is None:
             # FD-10: the inside of a corner is its shortest lane, unless the data says otherwise.
             low = min(lens)
             candidates = [k for k, x in enumerate(lens) if x == low]
             if len(candidates) != 1:
-                ck.fail(f"{path}.inside", "inside_ambiguous",
-                        "Lanes of equal length: say which lane is the inside.")
+                ck.fail(
+                    f"{path}.inside",
+                    "inside_ambiguous",
+                    "Lanes of equal length: say which lane is the inside.",
+                )
                 inside_index: int | None = None
             else:
                 inside_index = candidates[0]
@@ -223,8 +247,18 @@ def _segments(raw: Any, lanes: tuple[str, ...], ck: _Checker) -> tuple[Segment, 
         else:
             ck.fail(f"{path}.inside", "unknown_lane", "inside must be a lane name.")
             inside_index = None
-        out.append(Segment(sid, "corner", str(label), lens, stops or 1, longest or 1,
-                           shortest or 1, inside_index))
+        out.append(
+            Segment(
+                sid,
+                "corner",
+                str(label),
+                lens,
+                stops or 1,
+                longest or 1,
+                shortest or 1,
+                inside_index,
+            )
+        )
     if len(out) != len(raw):
         return None
     if not any(s.is_corner for s in out):
@@ -258,8 +292,7 @@ class _Finder:
         if seg is None:
             return None
         lane = self.lanes.index(raw["lane"])
-        number = self.ck.int_in(raw["space"], f"{path}.space", 1,
-                                self.segments[seg].lengths[lane])
+        number = self.ck.int_in(raw["space"], f"{path}.space", 1, self.segments[seg].lengths[lane])
         return None if number is None else (seg, lane, number - 1)
 
     def line(self, raw: Any, path: str) -> Line | None:
@@ -271,9 +304,12 @@ class _Finder:
         if seg is None or not isinstance(after, dict) or set(after) != set(self.lanes):
             self.ck.fail(f"{path}.after", "bad_line", "after needs one entry per lane.")
             return None
-        values = [self.ck.int_in(after[lane], f"{path}.after.{lane}", 1,
-                                 self.segments[seg].lengths[k] - 1)
-                  for k, lane in enumerate(self.lanes)]
+        values = [
+            self.ck.int_in(
+                after[lane], f"{path}.after.{lane}", 1, self.segments[seg].lengths[k] - 1
+            )
+            for k, lane in enumerate(self.lanes)
+        ]
         if any(v is None for v in values):
             return None
         return Line(seg, tuple(int(v) for v in values if v is not None))
@@ -294,8 +330,11 @@ def _grid(raw: Any, finder: _Finder, line: Line, ck: _Checker) -> tuple[Pos, ...
         if pos is None:
             continue
         if pos[0] != line.segment or pos[2] >= line.after[pos[1]]:
-            ck.fail(f"grid[{i}]", "grid_not_behind_line",
-                    "Grid slots must lie behind the finish line, in its segment.")
+            ck.fail(
+                f"grid[{i}]",
+                "grid_not_behind_line",
+                "Grid slots must lie behind the finish line, in its segment.",
+            )
         slots.append(pos)
     if len(set(slots)) != len(slots):
         ck.fail("grid", "grid_duplicate", "Two grid slots share a space.")
@@ -317,17 +356,30 @@ def _pit(raw: Any, finder: _Finder, line: Line, ck: _Checker) -> PitLane | None:
         return None
     # FD-47: the box counts the lap, so the pit lane must bypass the line (project rule).
     if entry[0] != line.segment or entry[2] >= line.after[entry[1]]:
-        ck.fail("pit_lane.entry", "pit_entry_after_line",
-                "The pit entry must lie before the finish line, in its segment.")
+        ck.fail(
+            "pit_lane.entry",
+            "pit_entry_after_line",
+            "The pit entry must lie before the finish line, in its segment.",
+        )
     if exit_[0] != line.segment or exit_[2] < line.after[exit_[1]]:
-        ck.fail("pit_lane.exit", "pit_exit_before_line",
-                "The pit exit must lie after the finish line, in its segment.")
-    if (not isinstance(boxes, list) or not boxes
-            or not all(isinstance(b, int) and not isinstance(b, bool) and 1 <= b <= length
-                       for b in boxes)
-            or any(a >= b for a, b in zip(boxes, boxes[1:], strict=False))):
-        ck.fail("pit_lane.boxes", "bad_boxes",
-                "boxes must list increasing pit-lane spaces between 1 and length.")
+        ck.fail(
+            "pit_lane.exit",
+            "pit_exit_before_line",
+            "The pit exit must lie after the finish line, in its segment.",
+        )
+    if (
+        not isinstance(boxes, list)
+        or not boxes
+        or not all(
+            isinstance(b, int) and not isinstance(b, bool) and 1 <= b <= length for b in boxes
+        )
+        or any(a >= b for a, b in zip(boxes, boxes[1:], strict=False))
+    ):
+        ck.fail(
+            "pit_lane.boxes",
+            "bad_boxes",
+            "boxes must list increasing pit-lane spaces between 1 and length.",
+        )
         return None
     return PitLane(entry, exit_, length, tuple(b - 1 for b in boxes))
 
@@ -341,11 +393,18 @@ def _weather(raw: Any, ck: _Checker) -> WeatherChart | None:
     highs: list[int] = []
     for band in bands:
         pair = raw[band]
-        if (not isinstance(pair, list) or len(pair) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
-                or pair[0] != expected_low or pair[1] < pair[0]):
-            ck.fail(f"weather.{band}", "bad_band",
-                    "Bands must be [low, high] pairs covering 1-20 in order rain, changeable, good.")
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
+            or pair[0] != expected_low
+            or pair[1] < pair[0]
+        ):
+            ck.fail(
+                f"weather.{band}",
+                "bad_band",
+                "Bands must be [low, high] pairs covering 1-20 in order rain, changeable, good.",
+            )
             return None
         highs.append(pair[1])
         expected_low = pair[1] + 1

@@ -106,7 +106,12 @@ class LayoutIssue:
 
     def to_json(self) -> dict[str, Any]:
         """The issue as the service reports it."""
-        return {"path": self.path, "code": self.code, "message": self.message, "params": self.params}
+        return {
+            "path": self.path,
+            "code": self.code,
+            "message": self.message,
+            "params": self.params,
+        }
 
 
 class LayoutInvalid(RallymanError):
@@ -146,15 +151,17 @@ class _Checker:
             self.add(path, "not_int", "Expected an integer.")
             return None
         if not low <= value <= high:
-            self.add(
-                path, "out_of_range", f"Must be between {low} and {high}.", low=low, high=high
-            )
+            self.add(path, "out_of_range", f"Must be between {low} and {high}.", low=low, high=high)
             return None
         return value
 
     def text(self, value: Any, path: str, *, required: bool = True) -> str | None:
         if not isinstance(value, str) or (required and not value.strip()):
-            self.add(path, "not_text", "Expected a non-empty string." if required else "Expected a string.")
+            self.add(
+                path,
+                "not_text",
+                "Expected a non-empty string." if required else "Expected a string.",
+            )
             return None
         return value
 
@@ -203,8 +210,12 @@ def _features(c: _Checker, value: Any, path: str, piece: Piece) -> tuple[Feature
             continue
         lane = data.get("lane")
         if lane not in lanes:
-            c.add(_join(fpath, "lane"), "bad_lane", "Lane must be one of: " + ", ".join(lanes) + ".",
-                  choices=list(lanes))
+            c.add(
+                _join(fpath, "lane"),
+                "bad_lane",
+                "Lane must be one of: " + ", ".join(lanes) + ".",
+                choices=list(lanes),
+            )
             continue
         if corner:
             count = len(piece.inside if lane == "inside" else piece.outside)
@@ -225,17 +236,27 @@ def _features(c: _Checker, value: Any, path: str, piece: Piece) -> tuple[Feature
             continue
         for one in ("left", "right") if lane == "both" else (lane,):
             if (one, index) in taken:
-                c.add(fpath, "feature_conflict", "This space already has a feature.",
-                      lane=one, index=index)
+                c.add(
+                    fpath,
+                    "feature_conflict",
+                    "This space already has a feature.",
+                    lane=one,
+                    index=index,
+                )
             taken.add((one, index))
             out.append(Feature(one, index, jump, "ford" in data, "obstacle" in data))
     # RM-24: obstacles on every lane of a row would close the road.
     for row in range(piece.rows if not corner else 0):
-        if all(any(f.obstacle and f.lane == ln and f.index == row for f in out) for ln in ("left", "right")):
+        if all(
+            any(f.obstacle and f.lane == ln and f.index == row for f in out)
+            for ln in ("left", "right")
+        ):
             c.add(path, "road_blocked", f"Obstacles close row {row}.", row=row)
     for lane in ("inside", "outside") if corner else ():
         n = len(piece.inside if lane == "inside" else piece.outside)
-        if n and all(any(f.obstacle and f.lane == lane and f.index == k for f in out) for k in range(n)):
+        if n and all(
+            any(f.obstacle and f.lane == lane and f.index == k for f in out) for k in range(n)
+        ):
             c.add(path, "road_blocked", f"Obstacles close the {lane} lane.", lane=lane)
     return tuple(out)
 
@@ -246,8 +267,12 @@ def _piece(c: _Checker, raw: Any, path: str) -> Piece | None:
         return None
     kind = raw.get("kind")
     if kind not in _PIECE_KEYS:
-        c.add(_join(path, "kind"), "bad_kind", "kind must be one of: " + ", ".join(_PIECE_KEYS) + ".",
-              choices=list(_PIECE_KEYS))
+        c.add(
+            _join(path, "kind"),
+            "bad_kind",
+            "kind must be one of: " + ", ".join(_PIECE_KEYS) + ".",
+            choices=list(_PIECE_KEYS),
+        )
         return None
     data = c.obj(raw, path, _PIECE_KEYS[kind])
     if data is None:
@@ -284,8 +309,9 @@ def _piece(c: _Checker, raw: Any, path: str) -> Piece | None:
                 shortcut = Shortcut(limit, spaces)
     piece = Piece("corner", turn=str(turn), inside=inside, outside=outside, shortcut=shortcut)
     feats = _features(c, data.get("features"), _join(path, "features"), piece)
-    return Piece("corner", turn=str(turn), inside=inside, outside=outside, features=feats,
-                 shortcut=shortcut)
+    return Piece(
+        "corner", turn=str(turn), inside=inside, outside=outside, features=feats, shortcut=shortcut
+    )
 
 
 def layout_issues(data: Any) -> list[LayoutIssue]:
@@ -331,9 +357,12 @@ def _read(data: Any) -> tuple[Layout | None, list[LayoutIssue]]:
         names.add(tname)
         danger = tile.get("danger", "none")
         if danger not in DANGER_LEVELS:
-            c.add(_join(tpath, "danger"), "bad_danger",
-                  "danger must be one of: " + ", ".join(DANGER_LEVELS) + ".",
-                  choices=list(DANGER_LEVELS))
+            c.add(
+                _join(tpath, "danger"),
+                "bad_danger",
+                "danger must be one of: " + ", ".join(DANGER_LEVELS) + ".",
+                choices=list(DANGER_LEVELS),
+            )
             danger = "none"
         raw_pieces = tile.get("pieces")
         if not isinstance(raw_pieces, list) or not raw_pieces:
@@ -374,11 +403,17 @@ def _check_sequence(c: _Checker, placed: list[tuple[str, Piece]]) -> None:
         if piece.kind == "corner" and piece.shortcut is not None:
             # RM-19: a shortcut connects to any space except corner spaces.
             if before in ("corner", "start", None):
-                c.add(_join(path, "shortcut"), "shortcut_entry",
-                      "A shortcut needs a straight or drift piece before its corner.")
+                c.add(
+                    _join(path, "shortcut"),
+                    "shortcut_entry",
+                    "A shortcut needs a straight or drift piece before its corner.",
+                )
             if after in ("corner", None):
-                c.add(_join(path, "shortcut"), "shortcut_exit",
-                      "A shortcut needs a straight, drift or finish piece after its corner.")
+                c.add(
+                    _join(path, "shortcut"),
+                    "shortcut_exit",
+                    "A shortcut needs a straight, drift or finish piece after its corner.",
+                )
     if len(placed) < 3:
         c.add("tiles", "no_road", "A stage needs road between its start and finish.")
 
@@ -392,7 +427,12 @@ def sample_document(name: str) -> dict[str, Any]:
             name=name,
             choices=list(SAMPLE_STAGES),
         )
-    text = resources.files("games.rallyman").joinpath("stages").joinpath(f"{name}.json").read_text("utf-8")
+    text = (
+        resources.files("games.rallyman")
+        .joinpath("stages")
+        .joinpath(f"{name}.json")
+        .read_text("utf-8")
+    )
     document: dict[str, Any] = json.loads(text)
     return document
 

@@ -20,20 +20,18 @@ CRASH_TOKENS = ("gear", "brake", "coast", "green_flag")
 SHORTCUT_TOKENS = ("ok", "coast", "mud")
 
 
-def _object(value: Any, keys: tuple[str, ...], what: str, *, required: bool = True) -> dict[str, Any]:
+def _object(
+    value: Any, keys: tuple[str, ...], what: str, *, required: bool = True
+) -> dict[str, Any]:
     """A JSON object whose keys are exactly ``keys`` (all of them when ``required``)."""
     if not isinstance(value, dict):
         raise ParamError(f"Expected an object for {what}.", "not_object")
     unknown = sorted(k for k in value if k not in keys)
     if unknown:
-        raise ParamError(
-            "Unknown keys: " + ", ".join(unknown) + ".", "unknown_keys", keys=unknown
-        )
+        raise ParamError("Unknown keys: " + ", ".join(unknown) + ".", "unknown_keys", keys=unknown)
     missing = [k for k in keys if k not in value]
     if required and missing:
-        raise ParamError(
-            "Missing keys: " + ", ".join(missing) + ".", "missing_keys", keys=missing
-        )
+        raise ParamError("Missing keys: " + ", ".join(missing) + ".", "missing_keys", keys=missing)
     return value
 
 

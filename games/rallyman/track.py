@@ -180,10 +180,20 @@ def _rows(
     entries: list[int] = []
     for r in range(piece.rows):
         back = pos + r
-        left = b.space(f"{tag}.r{r}-left", kind, t, piece_no, back, back + 1, "left",
-                       area=area, method=method)
-        right = b.space(f"{tag}.r{r}-right", kind, t, piece_no, back, back + 1, "right",
-                        area=area, method=method)
+        left = b.space(
+            f"{tag}.r{r}-left", kind, t, piece_no, back, back + 1, "left", area=area, method=method
+        )
+        right = b.space(
+            f"{tag}.r{r}-right",
+            kind,
+            t,
+            piece_no,
+            back,
+            back + 1,
+            "right",
+            area=area,
+            method=method,
+        )
         b.neighbours(left, right)
         b.link(prev, [left, right])
         prev = [left, right]
@@ -191,10 +201,28 @@ def _rows(
             entries = [left, right]
         if area >= 0:
             half = back + Fraction(1, 2)
-            d0 = b.space(f"{tag}.r{r}-drift0", DRIFT, t, piece_no, back, half, "drift",
-                         area=area, method=DRIFTING)
-            d1 = b.space(f"{tag}.r{r}-drift1", DRIFT, t, piece_no, half, back + 1, "drift",
-                         area=area, method=DRIFTING)
+            d0 = b.space(
+                f"{tag}.r{r}-drift0",
+                DRIFT,
+                t,
+                piece_no,
+                back,
+                half,
+                "drift",
+                area=area,
+                method=DRIFTING,
+            )
+            d1 = b.space(
+                f"{tag}.r{r}-drift1",
+                DRIFT,
+                t,
+                piece_no,
+                half,
+                back + 1,
+                "drift",
+                area=area,
+                method=DRIFTING,
+            )
             b.link([d0], [d1])
             if prev_drift is not None:
                 b.link([prev_drift], [d0])
@@ -229,12 +257,25 @@ def _corner(
     """A corner (RM-16): two single-file lanes, plus an optional shortcut chain (RM-19)."""
     length = Fraction(len(piece.inside))
     lanes: dict[str, list[int]] = {}
-    for name, limits, method in (("inside", piece.inside, INSIDE), ("outside", piece.outside, OUTSIDE)):
+    for name, limits, method in (
+        ("inside", piece.inside, INSIDE),
+        ("outside", piece.outside, OUTSIDE),
+    ):
         ids: list[int] = []
         step = length / len(limits)
         for k, limit in enumerate(limits):
-            sid = b.space(f"{tag}.{name}{k}", CORNER, t, piece_no, pos + step * k,
-                          pos + step * (k + 1), name, area=area, method=method, limit=limit)
+            sid = b.space(
+                f"{tag}.{name}{k}",
+                CORNER,
+                t,
+                piece_no,
+                pos + step * k,
+                pos + step * (k + 1),
+                name,
+                area=area,
+                method=method,
+                limit=limit,
+            )
             b.link(ids[-1:], [sid])
             ids.append(sid)
         lanes[name] = ids
@@ -253,8 +294,16 @@ def _corner(
         chain: list[int] = []
         step = length / piece.shortcut.spaces
         for k in range(piece.shortcut.spaces):
-            sid = b.space(f"{tag}.shortcut{k}", SHORTCUT, t, piece_no, pos + step * k,
-                          pos + step * (k + 1), "shortcut", shortcut=piece.shortcut.limit)
+            sid = b.space(
+                f"{tag}.shortcut{k}",
+                SHORTCUT,
+                t,
+                piece_no,
+                pos + step * k,
+                pos + step * (k + 1),
+                "shortcut",
+                shortcut=piece.shortcut.limit,
+            )
             b.link(chain[-1:], [sid])
             chain.append(sid)
         b.link(before, chain[:1])
@@ -266,7 +315,9 @@ def _corner(
     return entries, exits, last_shortcut
 
 
-def _freeze(layout: Layout, b: _Builder, corner_turns: list[tuple[int, str]], length: float) -> Track:
+def _freeze(
+    layout: Layout, b: _Builder, corner_turns: list[tuple[int, str]], length: float
+) -> Track:
     n = len(b.kind)
     fronts = sorted(set(b.front))
     rank = {f: i for i, f in enumerate(fronts)}

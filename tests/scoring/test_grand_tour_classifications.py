@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from gt_builders import make_setup
 
 from scoring.grand_tour import ClassificationTP, GrandTourRules, RiderPointsRow, RiderTimeRow
 from scoring.grand_tour.classifications import (
@@ -15,6 +14,7 @@ from scoring.grand_tour.classifications import (
     rank_teams,
     rest_day_awards,
 )
+from tests.scoring.gt_builders import make_setup
 
 SETUP = make_setup(teams=3)
 RIDERS = SETUP.riders  # ids 11 12 21 22 31 32

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from gt_builders import make_setup
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +15,7 @@ from scoring.grand_tour import (
     start_order,
 )
 from scoring.rng import derive_rng
+from tests.scoring.gt_builders import make_setup
 
 
 @pytest.mark.parametrize(

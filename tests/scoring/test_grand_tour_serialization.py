@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from gt_builders import make_setup, stage, tours
 from hypothesis import given, settings
 
 from scoring.grand_tour import (
@@ -17,6 +16,7 @@ from scoring.grand_tour import (
     standings_from_json,
     standings_to_json,
 )
+from tests.scoring.gt_builders import make_setup, stage, tours
 
 SETUP = make_setup(teams=2, stages=2, rest_days=[1])
 STAGE = stage(

@@ -8,7 +8,6 @@ import time
 from collections.abc import Iterable
 
 import pytest
-from gt_builders import make_setup, rider_id, simple_stage, stage, stage_rows, tours
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +22,7 @@ from scoring.grand_tour import (
     drawn_start_order,
     initial_standings,
 )
+from tests.scoring.gt_builders import make_setup, rider_id, simple_stage, stage, stage_rows, tours
 
 RULES = GrandTourRules()
 

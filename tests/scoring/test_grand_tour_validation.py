@@ -6,7 +6,6 @@ import dataclasses
 import itertools
 import random
 
-from gt_builders import make_setup, rider_id, stage, stage_rows
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +17,7 @@ from scoring.grand_tour import (
     validate_stage_results,
 )
 from scoring.grand_tour.validation import format_time
+from tests.scoring.gt_builders import make_setup, rider_id, stage, stage_rows
 
 SETUP = make_setup(teams=2, stages=3)
 RULES = GrandTourRules()

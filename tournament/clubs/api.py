@@ -21,8 +21,12 @@ from tournament.competitions.access import ORGANISER_ROLES, require_role
 from tournament.competitions.errors import InvalidInput
 
 
-class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-                  viewsets.GenericViewSet):
+class ClubViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
     queryset = Club.objects.order_by("name")
     lookup_field = "slug"
     permission_classes = [IsAuthenticatedOrReadOnly]
@@ -36,8 +40,12 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
     def get_serializer_context(self) -> dict[str, Any]:
         context = super().get_serializer_context()
         if self.action == "retrieve" and "slug" in self.kwargs:
-            club = Club.objects.filter(slug=self.kwargs["slug"]).values_list("pk", flat=True).first()
-            context["show_members"] = club is not None and role_in(club, self.request.user) is not None
+            club = (
+                Club.objects.filter(slug=self.kwargs["slug"]).values_list("pk", flat=True).first()
+            )
+            context["show_members"] = (
+                club is not None and role_in(club, self.request.user) is not None
+            )
         return context
 
     def get_object(self) -> Club:
@@ -65,8 +73,11 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
             raise InvalidInput(body.errors)
         try:
             with transaction.atomic():
-                Membership.objects.create(club=club, user=body.validated_data["username"],
-                                          role=body.validated_data["role"])
+                Membership.objects.create(
+                    club=club,
+                    user=body.validated_data["username"],
+                    role=body.validated_data["role"],
+                )
         except IntegrityError:
             raise InvalidInput(
                 {"username": [_("This user is already a member of the club.")]}

@@ -39,7 +39,10 @@ class Club(models.Model):
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     members = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, through="Membership", related_name="clubs", verbose_name=_("members")
+        settings.AUTH_USER_MODEL,
+        through="Membership",
+        related_name="clubs",
+        verbose_name=_("members"),
     )
 
     objects = ClubQuerySet.as_manager()

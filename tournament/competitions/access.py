@@ -32,8 +32,10 @@ def require_role(user: Any, club_id: int, roles: tuple[str, ...]) -> str:
         raise NotAuthenticated()
     role = role_in(club_id, user)
     if role is None or role not in roles:
-        raise PermissionDenied(_("You need the %(roles)s role in this club.")
-                               % {"roles": _(" or ").join(str(Role(r).label) for r in roles)})
+        raise PermissionDenied(
+            _("You need the %(roles)s role in this club.")
+            % {"roles": _(" or ").join(str(Role(r).label) for r in roles)}
+        )
     return role
 
 

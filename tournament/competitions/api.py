@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
+from django.utils.translation import gettext as _
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -54,8 +55,9 @@ class CompetitionActions:
         competition = self.get_object()  # type: ignore[attr-defined]
         return self.event_response(self.get_event(competition, number))
 
-    def submit(self, request: Request, pk: Any, number: Any, input_serializer: Any,
-               submit: Any) -> Response:
+    def submit(
+        self, request: Request, pk: Any, number: Any, input_serializer: Any, submit: Any
+    ) -> Response:
         """Validate the body, call ``submit(competition, number, rows, version)``, answer 202."""
         competition = self.get_object()  # type: ignore[attr-defined]
         self.get_event(competition, number)  # 404 before 401/403 for unknown events
@@ -64,16 +66,20 @@ class CompetitionActions:
         if not body.is_valid():
             raise InvalidInput(body.errors)
         try:
-            event = submit(competition, parse_int(number), body.validated_data["results"],
-                           body.validated_data.get("version"))
+            event = submit(
+                competition,
+                parse_int(number),
+                body.validated_data["results"],
+                body.validated_data.get("version"),
+            )
         except VersionConflict as exc:
             current = self.event_serializer_class(exc.event).data
-            return Response({"detail": "version conflict", "current": current},
-                            status=status.HTTP_409_CONFLICT)
+            return Response(
+                {"detail": "version conflict", "current": current}, status=status.HTTP_409_CONFLICT
+            )
         return self.event_response(event, status.HTTP_202_ACCEPTED)
 
-    def standings_response(self, request: Request, pk: Any) -> Response:
-        competition = self.get_object()  # type: ignore[attr-defined]
+    def standings_response(self, request: Request, pk: Any) -> HttpResponse | Response:
         param = self.kind.after_param
         raw = request.query_params.get(param)
         after = None
@@ -81,6 +87,14 @@ class CompetitionActions:
             try:
                 after = int(raw)  # type: ignore[arg-type]
             except ValueError:
-                raise InvalidInput({param: ["A whole number is required."]}) from None
+                raise InvalidInput({param: [_("A whole number is required.")]}) from None
+            if not 0 < after < 10_000:
+                raise InvalidInput({param: [_("Must be a stage number.")]})
+        text = services.standings_text(
+            kind=self.kind, competition_id=parse_int(pk), user=request.user, after=after
+        )
+        if text is not None:
+            return HttpResponse(text, content_type="application/json")
+        competition = self.get_object()  # type: ignore[attr-defined]
         data = services.standings(kind=self.kind, competition=competition, after=after)
         return Response(data)

@@ -47,7 +47,7 @@ class VersionConflict(Conflict):
 
 
 class ResolutionError(Exception):
-    """A domain error found while resolving: event ``number`` becomes ``failed`` with ``message``."""
+    """A domain error found while resolving: event ``number`` becomes ``failed``."""
 
     def __init__(self, number: int, message: str) -> None:
         super().__init__(message)

@@ -28,9 +28,9 @@ class GameKind(ABC):
         """How a person names event ``number`` ("Stage 3", "Race 3"), translated."""
 
     @abstractmethod
-    def validate_results(self, competition: Any, event: Any, rows: list[dict[str, Any]]) -> list[
-        dict[str, Any]
-    ]:
+    def validate_results(
+        self, competition: Any, event: Any, rows: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
         """Normalised rows, or raise InvalidInput with field errors (nothing is stored)."""
 
     @abstractmethod

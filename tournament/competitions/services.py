@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Exists, F, OuterRef, Q, TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -113,9 +115,7 @@ def queue_resolution(kind: GameKind, event_id: int) -> None:
     """
     from tournament.competitions.tasks import resolve_event_task
 
-    transaction.on_commit(
-        lambda: resolve_event_task.delay(kind.label, event_id), robust=True
-    )
+    transaction.on_commit(lambda: resolve_event_task.delay(kind.label, event_id), robust=True)
 
 
 def resolve_event(*, kind: GameKind, event_id: int) -> str:
@@ -128,7 +128,9 @@ def resolve_event(*, kind: GameKind, event_id: int) -> str:
     resolved yet) or ``noop``.
     """
     competition_id = (
-        kind.event_model.objects.filter(pk=event_id).values_list("competition_id", flat=True).first()
+        kind.event_model.objects.filter(pk=event_id)
+        .values_list("competition_id", flat=True)
+        .first()
     )
     if competition_id is None:
         return "noop"
@@ -183,11 +185,14 @@ def _recompute_from(
             snapshots = kind.compute_snapshots(competition, chain[:failed_at])
     good_until = failed_at if failed_at is not None else chain_end
     snapshot_model = kind.snapshot_model
-    snapshot_model.objects.filter(competition=competition, number__gte=events[start].number).delete()
+    snapshot_model.objects.filter(
+        competition=competition, number__gte=events[start].number
+    ).delete()
     snapshot_model.objects.bulk_create(
         [
-            snapshot_model(competition=competition, event=events[i], number=events[i].number,
-                           data=snapshots[i])
+            snapshot_model(
+                competition=competition, event=events[i], number=events[i].number, data=snapshots[i]
+            )
             for i in range(start, good_until)
         ]
     )
@@ -255,6 +260,39 @@ def pending_events(kind: GameKind, older_than: Any) -> list[int]:
     )
 
 
+def standings_text(
+    *, kind: GameKind, competition_id: int, user: Any, after: int | None
+) -> str | None:
+    """The hot path of a standings read: the snapshot's JSON text in one query, or None.
+
+    None means "no stored snapshot answers this": the caller falls back to :func:`standings`,
+    which tells a 404 (not visible), a 400 (``after`` out of range) and the standings before
+    any event apart. Visibility is the same rule as ``visible_to``, inside the same query.
+    """
+    from tournament.clubs.models import Membership
+
+    snapshots = kind.snapshot_model.objects.filter(competition_id=competition_id)
+    if not getattr(user, "is_superuser", False):
+        if user.is_authenticated:
+            member = Membership.objects.filter(
+                club_id=OuterRef("competition__club_id"), user_id=user.pk
+            )
+            snapshots = snapshots.filter(Exists(member) | Q(competition__public=True))
+        else:
+            snapshots = snapshots.filter(competition__public=True)
+    if after is None:
+        snapshots = snapshots.filter(number=F("competition__standings_through"))
+    else:
+        snapshots = snapshots.filter(number=after, competition__standings_through__gte=after)
+    # Served as stored: no decoding and re-encoding of the JSON on every read.
+    texts = (
+        snapshots.order_by()
+        .annotate(text=Cast("data", output_field=TextField()))
+        .values_list("text", flat=True)[:1]
+    )
+    return next(iter(texts), None)
+
+
 def standings(*, kind: GameKind, competition: Any, after: int | None) -> dict[str, Any]:
     """The standings JSON after event ``after`` (default: the latest consecutive resolved one).
 
@@ -265,16 +303,23 @@ def standings(*, kind: GameKind, competition: Any, after: int | None) -> dict[st
     if after is not None:
         if through is None or not 1 <= after <= through:
             raise InvalidInput(
-                {kind.after_param: [_("Must be between 1 and the last resolved stage (%(n)s).")
-                                    % {"n": through or 0}]}
+                {
+                    kind.after_param: [
+                        _("Must be between 1 and the last resolved stage (%(n)s).")
+                        % {"n": through or 0}
+                    ]
+                }
             )
         through = after
     if through is None:
         return kind.initial_standings(competition)
-    data = (
-        kind.snapshot_model.objects.filter(competition=competition, number=through)
-        .values_list("data", flat=True)
-        .first()
+    data = next(
+        iter(
+            kind.snapshot_model.objects.filter(competition=competition, number=through)
+            .order_by()
+            .values_list("data", flat=True)[:1]
+        ),
+        None,
     )
     if data is None:  # a snapshot is written in the same transaction as the status
         raise Conflict(_("Standings are being recomputed; try again."))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.utils import timezone
-from django.conf import settings
 
 from tournament.competitions import services
 from tournament.competitions.kinds import all_kinds, get_kind
@@ -32,13 +32,15 @@ def resolve_event_task(self, kind_label: str, event_id: int) -> str:  # type: ig
                 services.fail_event(
                     kind=kind,
                     event_id=event_id,
-                    message=f"The database was unavailable while resolving ({exc.__class__.__name__}); "
-                    "retry from the admin.",
+                    message=(
+                        f"The database was unavailable while resolving "
+                        f"({exc.__class__.__name__}); retry from the admin."
+                    ),
                 )
             except DatabaseError:
                 log.exception("could not mark %s %s failed", kind_label, event_id)
             return "failed"
-        raise self.retry(exc=exc, countdown=2 ** self.request.retries) from exc
+        raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
 
 
 @shared_task(acks_late=True)

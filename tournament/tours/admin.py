@@ -19,21 +19,24 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from games.flamme_rouge.track import CourseError, parse_course
+from scoring.grand_tour import specialist_order
 from tournament.competitions.admin_base import ClubScopedAdmin, ScopedInline, is_organiser
 from tournament.competitions.kinds import get_kind
 from tournament.competitions.models import Status
 from tournament.competitions.services import queue_resolution
 from tournament.tours.forms import RiderRowFormSet, initial_rows, submit_formset
+from tournament.tours.kind import load_setup
 from tournament.tours.loading import stage_rules
 from tournament.tours.models import Rider, Stage, StageResultVersion, StageStandings, Team, Tour
 from tournament.tours.setup import SPECIALIST_BASE
-from scoring.grand_tour import specialist_order
-from tournament.tours.kind import load_setup
 
 
 def _locked(tour: Tour | None) -> bool:
-    return tour is not None and tour.pk is not None and Stage.objects.filter(
-        competition=tour, version__gt=0).exists()
+    return (
+        tour is not None
+        and tour.pk is not None
+        and Stage.objects.filter(competition=tour, version__gt=0).exists()
+    )
 
 
 class StageInlineForm(forms.ModelForm):
@@ -60,8 +63,17 @@ class StageInline(ScopedInline, admin.TabularInline):
     model = Stage
     form = StageInlineForm
     extra = 0
-    fields = ["number", "name", "course", "finish", "stacks", "rest_day_after", "status",
-              "version", "results_link"]
+    fields = [
+        "number",
+        "name",
+        "course",
+        "finish",
+        "stacks",
+        "rest_day_after",
+        "status",
+        "version",
+        "results_link",
+    ]
     readonly_fields = ["status", "version", "results_link"]
     ordering = ["number"]
 
@@ -112,8 +124,16 @@ class TourAdmin(ClubScopedAdmin):
     search_fields = ["name", "club__name"]
     inlines = [StageInline, TeamInline]
     readonly_fields = ["specialist_order", "standings_through", "standings_table"]
-    fields = ["club", "name", "public", "seed", "rules", "specialist_order", "standings_through",
-              "standings_table"]
+    fields = [
+        "club",
+        "name",
+        "public",
+        "seed",
+        "rules",
+        "specialist_order",
+        "standings_through",
+        "standings_table",
+    ]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         if _locked(obj):
@@ -132,8 +152,9 @@ class TourAdmin(ClubScopedAdmin):
     def standings_table(self, tour: Tour) -> str:
         if tour.standings_through is None:
             return "—"
-        snapshot = StageStandings.objects.filter(competition=tour,
-                                                 number=tour.standings_through).first()
+        snapshot = StageStandings.objects.filter(
+            competition=tour, number=tour.standings_through
+        ).first()
         if snapshot is None:
             return "—"
         rows = snapshot.data.get("general", [])
@@ -143,9 +164,11 @@ class TourAdmin(ClubScopedAdmin):
             _("After stage %(n)s") % {"n": snapshot.number},
             _("rider"),
             _("time"),
-            format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                             ((r["rank"], r["name"], r["time"], tp.get(r["team"], ""))
-                              for r in rows)),
+            format_html_join(
+                "",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                ((r["rank"], r["name"], r["time"], tp.get(r["team"], "")) for r in rows),
+            ),
         )
 
 
@@ -181,14 +204,32 @@ class TeamAdmin(ClubScopedAdmin):
 @admin.register(Stage)
 class StageAdmin(ClubScopedAdmin):
     club_path = "competition__club"
-    list_display = ["competition", "number", "name", "status", "source", "version",
-                    "resolved_at"]
+    list_display = ["competition", "number", "name", "status", "source", "version", "resolved_at"]
     list_filter = ["status", "source"]
     search_fields = ["competition__name", "name"]
-    readonly_fields = ["competition", "number", "status", "source", "error", "version",
-                       "results", "submitted_at", "resolved_at"]
-    fields = ["competition", "number", "name", "status", "source", "error", "version",
-              "results", "submitted_at", "resolved_at"]
+    readonly_fields = [
+        "competition",
+        "number",
+        "status",
+        "source",
+        "error",
+        "version",
+        "results",
+        "submitted_at",
+        "resolved_at",
+    ]
+    fields = [
+        "competition",
+        "number",
+        "name",
+        "status",
+        "source",
+        "error",
+        "version",
+        "results",
+        "submitted_at",
+        "resolved_at",
+    ]
     actions = ["resolve_again"]
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
@@ -196,8 +237,11 @@ class StageAdmin(ClubScopedAdmin):
 
     def get_urls(self) -> list[Any]:
         custom = [
-            path("<int:stage_id>/results/", self.admin_site.admin_view(self.results_view),
-                 name="tours_stage_results"),
+            path(
+                "<int:stage_id>/results/",
+                self.admin_site.admin_view(self.results_view),
+                name="tours_stage_results",
+            ),
         ]
         return custom + super().get_urls()
 
@@ -209,32 +253,42 @@ class StageAdmin(ClubScopedAdmin):
         for stage in queryset.filter(status__in=[Status.FAILED, Status.SUBMITTED]):
             if stage.status == Status.FAILED:
                 Stage.objects.filter(pk=stage.pk, status=Status.FAILED).update(
-                    status=Status.SUBMITTED, error="")
+                    status=Status.SUBMITTED, error=""
+                )
             queue_resolution(kind, stage.pk)
             count += 1
-        self.message_user(request, _("%(n)s stage(s) queued for resolution.") % {"n": count},
-                          messages.SUCCESS)
+        self.message_user(
+            request, _("%(n)s stage(s) queued for resolution.") % {"n": count}, messages.SUCCESS
+        )
 
     def results_view(self, request: HttpRequest, stage_id: int) -> HttpResponse:
-        stage = get_object_or_404(self.get_queryset(request).select_related("competition"),
-                                  pk=stage_id)
+        stage = get_object_or_404(
+            self.get_queryset(request).select_related("competition"), pk=stage_id
+        )
         if not self.has_change_permission(request, stage):
             raise Http404
-        riders = list(Rider.objects.filter(team__tour=stage.competition)
-                      .select_related("team").order_by("team__order", "role"))
+        riders = list(
+            Rider.objects.filter(team__tour=stage.competition)
+            .select_related("team")
+            .order_by("team__order", "role")
+        )
         names = {r.pk: f"{r.name} ({r.team.name})" for r in riders}
         if request.method == "POST":
             formset = RiderRowFormSet(request.POST)
             version = stage.version
             if submit_formset(formset, stage=stage, user=request.user, version=version):
-                self.message_user(request, _("Results stored; the stage is being resolved."),
-                                  messages.SUCCESS)
-                return HttpResponseRedirect(reverse("admin:tours_tour_change",
-                                                    args=[stage.competition_id]))
+                self.message_user(
+                    request, _("Results stored; the stage is being resolved."), messages.SUCCESS
+                )
+                return HttpResponseRedirect(
+                    reverse("admin:tours_tour_change", args=[stage.competition_id])
+                )
         else:
             formset = RiderRowFormSet(initial=initial_rows(stage, riders))
-        rows = [(form, names.get(form["rider"].value() and int(form["rider"].value()), ""))
-                for form in formset.forms]
+        rows = [
+            (form, names.get(form["rider"].value() and int(form["rider"].value()), ""))
+            for form in formset.forms
+        ]
         context = {
             **self.admin_site.each_context(request),
             "title": _("Results of %(stage)s") % {"stage": stage},

@@ -37,14 +37,16 @@ StandingsSchema = inline_serializer(
         "jerseys": serializers.DictField(),
         "tour_points": serializers.ListField(child=serializers.DictField()),
         "exhaustion": serializers.ListField(child=serializers.DictField()),
-        "next_start_order": serializers.ListField(child=serializers.IntegerField(),
-                                                  allow_null=True),
+        "next_start_order": serializers.ListField(
+            child=serializers.IntegerField(), allow_null=True
+        ),
     },
 )
 
 
-class TourViewSet(CompetitionActions, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                  viewsets.GenericViewSet):
+class TourViewSet(
+    CompetitionActions, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
     serializer_class = TourSerializer
     event_serializer_class = StageDetailSerializer
     kind_label = "tour"
@@ -55,9 +57,12 @@ class TourViewSet(CompetitionActions, mixins.ListModelMixin, mixins.RetrieveMode
         if self.action in ("list", "retrieve", "partial_update", "create"):
             queryset = queryset.prefetch_related(
                 Prefetch("stages", queryset=Stage.objects.order_by("number").defer("results")),
-                Prefetch("teams", queryset=Team.objects.order_by("order").prefetch_related(
-                    Prefetch("riders", queryset=Rider.objects.order_by("team", "role"))
-                )),
+                Prefetch(
+                    "teams",
+                    queryset=Team.objects.order_by("order").prefetch_related(
+                        Prefetch("riders", queryset=Rider.objects.order_by("team", "role"))
+                    ),
+                ),
             )
         return queryset.order_by("-created_at", "-id")
 
@@ -72,10 +77,17 @@ class TourViewSet(CompetitionActions, mixins.ListModelMixin, mixins.RetrieveMode
             raise InvalidInput(body.errors)
         data = body.validated_data
         require_role(request.user, data["club"].pk, ORGANISER_ROLES)
-        tour = services.create_tour(club=data["club"], name=data["name"], public=data["public"],
-                                    seed=data.get("seed"), setup=data, by=request.user)
-        return Response(TourSerializer(self.get_queryset().get(pk=tour.pk)).data,
-                        status=status.HTTP_201_CREATED)
+        tour = services.create_tour(
+            club=data["club"],
+            name=data["name"],
+            public=data["public"],
+            seed=data.get("seed"),
+            setup=data,
+            by=request.user,
+        )
+        return Response(
+            TourSerializer(self.get_queryset().get(pk=tour.pk)).data, status=status.HTTP_201_CREATED
+        )
 
     def _require_organiser_of_slug(self, request: Request, slug: Any) -> None:
         from tournament.clubs.models import Club
@@ -106,8 +118,9 @@ class TourViewSet(CompetitionActions, mixins.ListModelMixin, mixins.RetrieveMode
     @action(detail=True, methods=["post"], url_path=f"stages/{NUMBER}/results")
     def results(self, request: Request, pk: Any = None, number: Any = None) -> Response:
         def submit(tour: Tour, n: int, rows: list[dict[str, Any]], version: int | None) -> Stage:
-            return services.submit_stage_results(tour=tour, number=n, rows=rows,
-                                                 by=request.user, expected_version=version)
+            return services.submit_stage_results(
+                tour=tour, number=n, rows=rows, by=request.user, expected_version=version
+            )
 
         return self.submit(request, pk, number, StageResultsInputSerializer, submit)
 

@@ -10,15 +10,29 @@ from tournament.tours.services import create_tour, submit_stage_results
 from tournament.tours.setup import TourSetupSerializer
 
 DEMO_STAGES = [
-    {"name": "Avenue Corso Paseo", "course": "abcdefghijklmnopqrstu",
-     "stacks": [{"id": "s1", "type": "major", "side": "sprint", "square": 40}]},
-    {"name": "Firenze–Milano", "course": "abcgiDHqntmKOLrepJsfu",
-     "stacks": [{"id": "m1", "type": "minor", "side": "mountain", "square": 30},
-                {"id": "s1", "type": "minor", "side": "sprint", "square": 60}]},
-    {"name": "La Haute Montagne", "course": "abcfimetKGLHJsdopRQNU",
-     "stacks": [{"id": "m1", "type": "major", "side": "mountain", "square": 43}]},
-    {"name": "La Classicissima", "course": "AebQRNHPcgikDFsLojmtu",
-     "stacks": [{"id": "m1", "type": "minor", "side": "mountain", "square": 20}]},
+    {
+        "name": "Avenue Corso Paseo",
+        "course": "abcdefghijklmnopqrstu",
+        "stacks": [{"id": "s1", "type": "major", "side": "sprint", "square": 40}],
+    },
+    {
+        "name": "Firenze–Milano",
+        "course": "abcgiDHqntmKOLrepJsfu",
+        "stacks": [
+            {"id": "m1", "type": "minor", "side": "mountain", "square": 30},
+            {"id": "s1", "type": "minor", "side": "sprint", "square": 60},
+        ],
+    },
+    {
+        "name": "La Haute Montagne",
+        "course": "abcfimetKGLHJsdopRQNU",
+        "stacks": [{"id": "m1", "type": "major", "side": "mountain", "square": 43}],
+    },
+    {
+        "name": "La Classicissima",
+        "course": "AebQRNHPcgikDFsLojmtu",
+        "stacks": [{"id": "m1", "type": "minor", "side": "mountain", "square": 20}],
+    },
     {"name": "Le Col du Ballon", "course": "AnLHgceqtrMBoipjDFkSu"},
     {"name": "Ronde van Wevelgem", "course": "abcmgfteqonLPjkIDHrSu"},
 ]
@@ -41,35 +55,65 @@ def demo_results(riders: list[Rider], rng: random.Random, finish: str) -> list[d
         if position > 1 and rng.random() < 0.35:
             minutes += 1
             seconds = rng.choice(timing)
-        rows.append({"rider": rider.pk, "position": position, "minutes": minutes,
-                     "seconds": seconds,
-                     "sprint_points": rng.choice([0, 0, 0, 1, 2, 3]),
-                     "mountain_points": rng.choice([0, 0, 0, 0, 2, 4]) if finish == "ascent"
-                     else rng.choice([0, 0, 0, 0, 1]),
-                     "exhaustion": rng.randint(0, 5)})
+        rows.append(
+            {
+                "rider": rider.pk,
+                "position": position,
+                "minutes": minutes,
+                "seconds": seconds,
+                "sprint_points": rng.choice([0, 0, 0, 1, 2, 3]),
+                "mountain_points": rng.choice([0, 0, 0, 0, 2, 4])
+                if finish == "ascent"
+                else rng.choice([0, 0, 0, 0, 1]),
+                "exhaustion": rng.randint(0, 5),
+            }
+        )
     return rows
 
 
 def create_demo_tour(*, club: Any, organiser: Any, scorekeeper: Any) -> Tour:
-    setup = TourSetupSerializer(data={
-        "stages": DEMO_STAGES,
-        "rest_days_after": [3],
-        "teams": [
-            {"name": name, "player": player,
-             "riders": [{"name": f"{player} Rouleur", "role": "rouleur",
-                         "specialist": r_spec or ""},
-                        {"name": f"{player} Sprinteur", "role": "sprinteur",
-                         "specialist": s_spec or ""}]}
-            for name, player, r_spec, s_spec in DEMO_TEAMS
-        ],
-        "rules": {},
-    })
+    setup = TourSetupSerializer(
+        data={
+            "stages": DEMO_STAGES,
+            "rest_days_after": [3],
+            "teams": [
+                {
+                    "name": name,
+                    "player": player,
+                    "riders": [
+                        {
+                            "name": f"{player} Rouleur",
+                            "role": "rouleur",
+                            "specialist": r_spec or "",
+                        },
+                        {
+                            "name": f"{player} Sprinteur",
+                            "role": "sprinteur",
+                            "specialist": s_spec or "",
+                        },
+                    ],
+                }
+                for name, player, r_spec, s_spec in DEMO_TEAMS
+            ],
+            "rules": {},
+        }
+    )
     setup.is_valid(raise_exception=True)
-    tour = create_tour(club=club, name="Volta Demo 2026", public=True, seed=2026,
-                       setup=setup.validated_data, by=organiser)
+    tour = create_tour(
+        club=club,
+        name="Volta Demo 2026",
+        public=True,
+        seed=2026,
+        setup=setup.validated_data,
+        by=organiser,
+    )
     riders = list(Rider.objects.filter(team__tour=tour).order_by("team__order", "role"))
     rng = random.Random(2026)
     for stage in tour.stages.order_by("number")[:4]:
-        submit_stage_results(tour=tour, number=stage.number,
-                             rows=demo_results(riders, rng, stage.finish), by=scorekeeper)
+        submit_stage_results(
+            tour=tour,
+            number=stage.number,
+            rows=demo_results(riders, rng, stage.finish),
+            by=scorekeeper,
+        )
     return tour

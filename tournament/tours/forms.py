@@ -21,16 +21,17 @@ ROW_FIELDS = ("position", "minutes", "seconds", "sprint_points", "mountain_point
 class RiderRowForm(forms.Form):
     rider = forms.IntegerField(widget=forms.HiddenInput)
     position = forms.IntegerField(label=_("position"), min_value=-100000, max_value=100000)
-    minutes = forms.IntegerField(label=_("minutes"), min_value=-100000, max_value=100000,
-                                 initial=0)
-    seconds = forms.IntegerField(label=_("seconds"), min_value=-100000, max_value=100000,
-                                 initial=0)
-    sprint_points = forms.IntegerField(label=_("sprint points"), required=False, initial=0,
-                                       min_value=-100000, max_value=100000)
-    mountain_points = forms.IntegerField(label=_("mountain points"), required=False, initial=0,
-                                         min_value=-100000, max_value=100000)
-    exhaustion = forms.IntegerField(label=_("exhaustion"), required=False, min_value=-100000,
-                                    max_value=100000)
+    minutes = forms.IntegerField(label=_("minutes"), min_value=-100000, max_value=100000, initial=0)
+    seconds = forms.IntegerField(label=_("seconds"), min_value=-100000, max_value=100000, initial=0)
+    sprint_points = forms.IntegerField(
+        label=_("sprint points"), required=False, initial=0, min_value=-100000, max_value=100000
+    )
+    mountain_points = forms.IntegerField(
+        label=_("mountain points"), required=False, initial=0, min_value=-100000, max_value=100000
+    )
+    exhaustion = forms.IntegerField(
+        label=_("exhaustion"), required=False, min_value=-100000, max_value=100000
+    )
 
 
 RiderRowFormSet = forms.formset_factory(RiderRowForm, extra=0)
@@ -42,8 +43,11 @@ def initial_rows(stage: Stage, riders: list[Any]) -> list[dict[str, Any]]:
     rows = []
     for index, rider in enumerate(riders):
         row = current.get(rider.pk)
-        rows.append(dict(row) if row else {"rider": rider.pk, "position": index + 1,
-                                            "minutes": 0, "seconds": 0})
+        rows.append(
+            dict(row)
+            if row
+            else {"rider": rider.pk, "position": index + 1, "minutes": 0, "seconds": 0}
+        )
     return sorted(rows, key=lambda r: r["position"])
 
 
@@ -54,22 +58,29 @@ def submit_formset(formset: Any, *, stage: Stage, user: Any, version: int | None
     rows = []
     for form in formset.forms:
         data = form.cleaned_data
-        rows.append({
-            "rider": data["rider"],
-            "position": data["position"],
-            "minutes": data["minutes"],
-            "seconds": data["seconds"],
-            "sprint_points": data.get("sprint_points") or 0,
-            "mountain_points": data.get("mountain_points") or 0,
-            "exhaustion": data.get("exhaustion"),
-        })
+        rows.append(
+            {
+                "rider": data["rider"],
+                "position": data["position"],
+                "minutes": data["minutes"],
+                "seconds": data["seconds"],
+                "sprint_points": data.get("sprint_points") or 0,
+                "mountain_points": data.get("mountain_points") or 0,
+                "exhaustion": data.get("exhaustion"),
+            }
+        )
     try:
-        return services.submit_stage_results(tour=stage.competition, number=stage.number,
-                                             rows=rows, by=user, expected_version=version)
+        return services.submit_stage_results(
+            tour=stage.competition,
+            number=stage.number,
+            rows=rows,
+            by=user,
+            expected_version=version,
+        )
     except InvalidInput as exc:
         apply_errors(formset, exc.detail)
     except Conflict as exc:
-        formset._non_form_errors = formset.error_class([str(exc.detail)])  # noqa: SLF001
+        formset._non_form_errors = formset.error_class([str(exc.detail)])
     return None
 
 
@@ -87,8 +98,8 @@ def apply_errors(formset: Any, detail: Any) -> None:
                         form.add_error(target, message)
             elif isinstance(item, str):
                 general.append(item)
-    for key, messages in (detail.items() if isinstance(detail, dict) else []):
+    for key, messages in detail.items() if isinstance(detail, dict) else []:
         if key != "results":
             general.extend(str(m) for m in (messages if isinstance(messages, list) else [messages]))
     if general:
-        formset._non_form_errors = formset.error_class(general)  # noqa: SLF001
+        formset._non_form_errors = formset.error_class(general)

@@ -24,8 +24,9 @@ from tournament.tours.models import Stage, StageResultVersion, StageStandings, T
 def load_setup(tour: Tour) -> Any:
     """The tour's :class:`TourSetup` (two queries: teams with riders, stage facts)."""
     teams = Team.objects.filter(tour=tour).prefetch_related("riders").order_by("order")
-    stage_facts = list(Stage.objects.filter(competition=tour).values_list("number",
-                                                                          "rest_day_after"))
+    stage_facts = list(
+        Stage.objects.filter(competition=tour).values_list("number", "rest_day_after")
+    )
     rest = [n for n, rest_day in stage_facts if rest_day]
     return tour_setup(tour, teams, len(stage_facts), rest)
 
@@ -41,9 +42,9 @@ class GrandTourKind(GameKind):
     def event_label(self, number: int) -> str:
         return _("Stage %(number)s") % {"number": number}
 
-    def validate_results(self, competition: Any, event: Any, rows: list[dict[str, Any]]) -> list[
-        dict[str, Any]
-    ]:
+    def validate_results(
+        self, competition: Any, event: Any, rows: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
         setup = load_setup(competition)
         rules = gt_rules(competition.rules)
         parsed = rider_results(rows)

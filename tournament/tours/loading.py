@@ -26,8 +26,9 @@ def stage_rules(rules: dict[str, Any]) -> StageRules:
     return built
 
 
-def tour_setup(tour: Any, teams: Iterable[Any], stage_count: int,
-               rest_days_after: Iterable[int]) -> TourSetup:
+def tour_setup(
+    tour: Any, teams: Iterable[Any], stage_count: int, rest_days_after: Iterable[int]
+) -> TourSetup:
     """``teams`` with their riders prefetched, in entry order."""
     return TourSetup(
         seed=tour.seed,

@@ -18,8 +18,9 @@ class Tour(Competition):
 
 
 class Team(models.Model):
-    tour = models.ForeignKey(Tour, on_delete=models.CASCADE, related_name="teams",
-                             verbose_name=_("tour"))
+    tour = models.ForeignKey(
+        Tour, on_delete=models.CASCADE, related_name="teams", verbose_name=_("tour")
+    )
     order = models.PositiveSmallIntegerField(_("entry order"))
     name = models.CharField(_("name"), max_length=80)
     player = models.CharField(_("player"), max_length=80, blank=True)
@@ -43,8 +44,9 @@ class RiderRole(models.TextChoices):
 
 
 class Rider(models.Model):
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="riders",
-                             verbose_name=_("team"))
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="riders", verbose_name=_("team")
+    )
     name = models.CharField(_("name"), max_length=80)
     role = models.CharField(_("role"), max_length=10, choices=RiderRole.choices)
     specialist = models.CharField(_("specialist"), max_length=20, blank=True)
@@ -67,11 +69,13 @@ class Finish(models.TextChoices):
 
 
 class Stage(Event):
-    competition = models.ForeignKey(Tour, on_delete=models.CASCADE, related_name="stages",
-                                    verbose_name=_("tour"))
+    competition = models.ForeignKey(
+        Tour, on_delete=models.CASCADE, related_name="stages", verbose_name=_("tour")
+    )
     course = models.CharField(_("course"), max_length=120, blank=True)
-    finish = models.CharField(_("finish"), max_length=6, choices=Finish.choices,
-                              default=Finish.FLAT)
+    finish = models.CharField(
+        _("finish"), max_length=6, choices=Finish.choices, default=Finish.FLAT
+    )
     stacks = models.JSONField(_("token stacks"), default=list, blank=True)
     rest_day_after = models.BooleanField(_("rest day after"), default=False)
 
@@ -85,8 +89,9 @@ class Stage(Event):
 
 
 class StageResultVersion(ResultVersion):
-    event = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="versions",
-                              verbose_name=_("stage"))
+    event = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="versions", verbose_name=_("stage")
+    )
 
     class Meta(ResultVersion.Meta):
         verbose_name = _("stage result version")
@@ -97,10 +102,12 @@ class StageResultVersion(ResultVersion):
 
 
 class StageStandings(Snapshot):
-    competition = models.ForeignKey(Tour, on_delete=models.CASCADE, related_name="snapshots",
-                                    verbose_name=_("tour"))
-    event = models.OneToOneField(Stage, on_delete=models.CASCADE, related_name="snapshot",
-                                 verbose_name=_("stage"))
+    competition = models.ForeignKey(
+        Tour, on_delete=models.CASCADE, related_name="snapshots", verbose_name=_("tour")
+    )
+    event = models.OneToOneField(
+        Stage, on_delete=models.CASCADE, related_name="snapshot", verbose_name=_("stage")
+    )
 
     class Meta(Snapshot.Meta):
         verbose_name = _("standings snapshot")

@@ -19,8 +19,9 @@ class TourCreateSerializer(TourSetupSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
     name = serializers.CharField(max_length=160)
     public = serializers.BooleanField(required=False, default=True)
-    seed = serializers.IntegerField(required=False, allow_null=True, min_value=0,
-                                    max_value=MAX_SEED)
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=MAX_SEED
+    )
 
 
 class TourPatchSerializer(serializers.Serializer):
@@ -62,8 +63,16 @@ class TeamSerializer(serializers.ModelSerializer):
 class StageSummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = Stage
-        fields = ["number", "name", "course", "finish", "stacks", "status", "rest_day_after",
-                  "version"]
+        fields = [
+            "number",
+            "name",
+            "course",
+            "finish",
+            "stacks",
+            "status",
+            "rest_day_after",
+            "version",
+        ]
 
 
 class TourSerializer(serializers.ModelSerializer):
@@ -74,8 +83,20 @@ class TourSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tour
-        fields = ["id", "club", "name", "public", "seed", "rules", "rest_days_after",
-                  "specialist_order", "stages", "teams", "standings_through", "created_at"]
+        fields = [
+            "id",
+            "club",
+            "name",
+            "public",
+            "seed",
+            "rules",
+            "rest_days_after",
+            "specialist_order",
+            "stages",
+            "teams",
+            "standings_through",
+            "created_at",
+        ]
 
     def get_rest_days_after(self, tour: Tour) -> list[int]:
         return [s.number for s in tour.stages.all() if s.rest_day_after]
@@ -86,12 +107,15 @@ class ResultRowSerializer(serializers.Serializer):
     position = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
     minutes = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
     seconds = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
-    sprint_points = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE,
-                                             required=False, default=0)
-    mountain_points = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE,
-                                               required=False, default=0)
-    exhaustion = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE,
-                                          required=False, allow_null=True, default=None)
+    sprint_points = serializers.IntegerField(
+        min_value=-MAX_VALUE, max_value=MAX_VALUE, required=False, default=0
+    )
+    mountain_points = serializers.IntegerField(
+        min_value=-MAX_VALUE, max_value=MAX_VALUE, required=False, default=0
+    )
+    exhaustion = serializers.IntegerField(
+        min_value=-MAX_VALUE, max_value=MAX_VALUE, required=False, allow_null=True, default=None
+    )
 
 
 class StageResultsInputSerializer(serializers.Serializer):
@@ -111,8 +135,21 @@ class StageDetailSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Stage
-        fields = ["number", "name", "course", "finish", "stacks", "status", "source", "error",
-                  "version", "results", "rest_day_after", "submitted_at", "resolved_at"]
+        fields = [
+            "number",
+            "name",
+            "course",
+            "finish",
+            "stacks",
+            "status",
+            "source",
+            "error",
+            "version",
+            "results",
+            "rest_day_after",
+            "submitted_at",
+            "resolved_at",
+        ]
 
 
 def check_patch_setup(tour: Tour, data: dict[str, Any]) -> dict[str, Any] | None:
@@ -121,16 +158,32 @@ def check_patch_setup(tour: Tour, data: dict[str, Any]) -> dict[str, Any] | None
         return None
     current = TourSerializer(tour).data
     merged = {
-        "stages": data.get("stages", [
-            {"name": s["name"], "course": s["course"], "finish": s["finish"],
-             "stacks": s["stacks"]} for s in current["stages"]
-        ]),
-        "teams": data.get("teams", [
-            {"name": t["name"], "player": t["player"],
-             "riders": [{"name": r["name"], "role": r["role"],
-                         "specialist": r["specialist"] or ""} for r in t["riders"]]}
-            for t in current["teams"]
-        ]),
+        "stages": data.get(
+            "stages",
+            [
+                {
+                    "name": s["name"],
+                    "course": s["course"],
+                    "finish": s["finish"],
+                    "stacks": s["stacks"],
+                }
+                for s in current["stages"]
+            ],
+        ),
+        "teams": data.get(
+            "teams",
+            [
+                {
+                    "name": t["name"],
+                    "player": t["player"],
+                    "riders": [
+                        {"name": r["name"], "role": r["role"], "specialist": r["specialist"] or ""}
+                        for r in t["riders"]
+                    ],
+                }
+                for t in current["teams"]
+            ],
+        ),
         "rest_days_after": data.get("rest_days_after", current["rest_days_after"]),
         # PATCHed rules change the keys sent; the others keep their current values.
         "rules": {**tour.rules, **data.get("rules", {})},

@@ -18,12 +18,18 @@ from tournament.tours.models import Rider, Stage, Team, Tour
 SETUP_FIELDS = ("stages", "teams", "rules", "rest_days_after")
 
 
-def create_tour(*, club: Any, name: str, public: bool, seed: int | None, setup: dict[str, Any],
-                by: Any) -> Tour:
+def create_tour(
+    *, club: Any, name: str, public: bool, seed: int | None, setup: dict[str, Any], by: Any
+) -> Tour:
     """Create a tour with its stages and teams from a checked set-up (``check_setup``)."""
     with transaction.atomic():
-        tour = Tour(club=club, name=name, public=public, rules=setup["rules"],
-                    created_by=by if by.is_authenticated else None)
+        tour = Tour(
+            club=club,
+            name=name,
+            public=public,
+            rules=setup["rules"],
+            created_by=by if by.is_authenticated else None,
+        )
         if seed is not None:
             tour.seed = seed
         tour.save()
@@ -46,11 +52,19 @@ def _write_setup(tour: Tour, setup: dict[str, Any]) -> None:
         for number, stage in enumerate(setup["stages"], start=1)
     )
     for order, team_data in enumerate(setup["teams"], start=1):
-        team = Team.objects.create(tour=tour, order=order, name=team_data["name"].strip(),
-                                   player=team_data.get("player") or "")
+        team = Team.objects.create(
+            tour=tour,
+            order=order,
+            name=team_data["name"].strip(),
+            player=team_data.get("player") or "",
+        )
         Rider.objects.bulk_create(
-            Rider(team=team, name=r["name"].strip(), role=r["role"],
-                  specialist=r.get("specialist") or "")
+            Rider(
+                team=team,
+                name=r["name"].strip(),
+                role=r["role"],
+                specialist=r.get("specialist") or "",
+            )
             for r in team_data["riders"]
         )
     tour.specialist_order = list(specialist_order(load_setup(tour)))
@@ -68,8 +82,9 @@ def update_tour(*, tour_id: int, changes: dict[str, Any], setup: dict[str, Any] 
                 fields.append(key)
         if setup is not None:
             if Stage.objects.filter(competition=tour, version__gt=0).exists():
-                raise Conflict(_("The stages, teams and rules cannot change once results are "
-                                 "stored."))
+                raise Conflict(
+                    _("The stages, teams and rules cannot change once results are stored.")
+                )
             Stage.objects.filter(competition=tour).delete()
             Team.objects.filter(tour=tour).delete()
             tour.rules = setup["rules"]
@@ -80,9 +95,16 @@ def update_tour(*, tour_id: int, changes: dict[str, Any], setup: dict[str, Any] 
     return tour
 
 
-def submit_stage_results(*, tour: Tour, number: int, rows: list[dict[str, Any]], by: Any,
-                         expected_version: int | None = None,
-                         source: str = Source.SUBMITTED, replay: Any = None) -> Stage:
+def submit_stage_results(
+    *,
+    tour: Tour,
+    number: int,
+    rows: list[dict[str, Any]],
+    by: Any,
+    expected_version: int | None = None,
+    source: str = Source.SUBMITTED,
+    replay: Any = None,
+) -> Stage:
     """Store a stage's results (GT-11 checked) and queue its resolution."""
     stage: Stage = workflow.submit_results(
         kind=get_kind("tour"),

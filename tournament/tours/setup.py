@@ -57,8 +57,9 @@ class StageSetupSerializer(serializers.Serializer):
 class RiderSetupSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     role = serializers.ChoiceField(choices=["rouleur", "sprinteur"])
-    specialist = serializers.CharField(max_length=20, allow_blank=True, allow_null=True,
-                                       required=False, default="")
+    specialist = serializers.CharField(
+        max_length=20, allow_blank=True, allow_null=True, required=False, default=""
+    )
 
 
 class TeamSetupSerializer(serializers.Serializer):
@@ -80,8 +81,9 @@ class TourSetupSerializer(serializers.Serializer):
     """The parts of a tour that are locked once results exist (stages, teams, rules)."""
 
     stages = StageSetupSerializer(many=True)
-    rest_days_after = serializers.ListField(child=serializers.IntegerField(), required=False,
-                                            default=list)
+    rest_days_after = serializers.ListField(
+        child=serializers.IntegerField(), required=False, default=list
+    )
     teams = TeamSetupSerializer(many=True)
     rules = serializers.DictField(required=False, default=dict)
 
@@ -182,9 +184,7 @@ def _check_stage(stage: dict[str, Any], rules: StageRules, riders: int) -> dict[
         if ids[stack["id"]] > 1:
             stack_errors[i]["id"] = [_("Stack ids must be unique within a stage.")]
         if length is not None and stack["square"] > length:
-            stack_errors[i]["square"] = [
-                _("The course has %(n)s squares.") % {"n": length}
-            ]
+            stack_errors[i]["square"] = [_("The course has %(n)s squares.") % {"n": length}]
     if any(stack_errors):
         errors["stacks"] = stack_errors  # type: ignore[assignment]
     return errors
@@ -205,9 +205,7 @@ def _check_specialists(teams: list[dict[str, Any]], team_errors: list[dict[str, 
                 continue
             base = SPECIALIST_BASE.get(name)
             if base is None:
-                rider_errors[j]["specialist"] = [
-                    _("Unknown Specialist %(name)s.") % {"name": name}
-                ]
+                rider_errors[j]["specialist"] = [_("Unknown Specialist %(name)s.") % {"name": name}]
             elif base != rider["role"]:
                 rider_errors[j]["specialist"] = [
                     _("%(name)s is a %(base)s Specialist.") % {"name": name, "base": base}

@@ -12,7 +12,7 @@ from tournament.clubs.models import Club, Membership, Role
 from tournament.tours.demo import create_demo_tour
 from tournament.tours.models import Tour
 
-DEMO_PASSWORD = "podium-demo"  # noqa: S105 - printed on purpose: demo accounts only
+DEMO_PASSWORD = "podium-demo"
 USERS = [("admin", None), ("olga", Role.ORGANISER), ("sam", Role.SCOREKEEPER)]
 
 
@@ -20,7 +20,7 @@ class Command(BaseCommand):
     help = "Create the demo club, users (password 'podium-demo') and competitions (idempotent)."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        User = get_user_model()  # noqa: N806
+        User = get_user_model()
         with transaction.atomic():
             club, _ = Club.objects.get_or_create(slug="demo", defaults={"name": "Clube Demo"})
             users = {}
@@ -33,13 +33,13 @@ class Command(BaseCommand):
                     user.save()
                 users[username] = user
                 if role is not None:
-                    Membership.objects.get_or_create(club=club, user=user,
-                                                     defaults={"role": role})
+                    Membership.objects.get_or_create(club=club, user=user, defaults={"role": role})
         if not Tour.objects.filter(club=club).exists():
-            tour = create_demo_tour(club=club, organiser=users["olga"],
-                                    scorekeeper=users["sam"])
+            tour = create_demo_tour(club=club, organiser=users["olga"], scorekeeper=users["sam"])
             self.stdout.write(f"Demo tour {tour.pk}: {tour.name}")
-        self.stdout.write(self.style.SUCCESS(
-            "Demo ready. Users admin (superuser), olga (organiser), sam (scorekeeper); "
-            f"password {DEMO_PASSWORD!r}."
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                "Demo ready. Users admin (superuser), olga (organiser), sam (scorekeeper); "
+                f"password {DEMO_PASSWORD!r}."
+            )
+        )

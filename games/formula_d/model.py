@@ -1,0 +1,150 @@
+"""Plain data in and out of the Formula D engine: entrants, car set-ups, results and the move log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from games.formula_d.circuit import Pos
+
+Status = Literal["running", "finished", "eliminated"]
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A driver entered in a race, in the race's entry order (FD-44 assigns boxes by it)."""
+
+    driver: int
+    name: str
+    team: str | None = None
+
+
+@dataclass(frozen=True)
+class CarSetup:
+    """A car placed by hand (tests, replays of a situation): skips the grid and start rolls.
+
+    ``crossings`` counts finish-line crossings so far (1 once the car has left the grid, so laps
+    completed = crossings - 1); ``corner_stops`` are the stops already made in the corner the car
+    stands in.
+    """
+
+    entrant: Entrant
+    pos: Pos
+    gear: int = 1
+    wp: int | None = None
+    corner_stops: int = 0
+    crossings: int = 1
+    started: bool = True
+    pitted: bool = False
+    nitro_used: bool = False
+    lap_wraps: int = 1
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened during a move: a test roll, a WP change, an elimination..."""
+
+    kind: str
+    driver: int
+    roll: int | None = None
+    wp: int = 0  # WP change (negative = lost)
+    detail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "driver": self.driver}
+        if self.roll is not None:
+            out["roll"] = self.roll
+        if self.wp:
+            out["wp"] = self.wp
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One car's move, for replays (per-move log)."""
+
+    round: int
+    driver: int
+    gear: int
+    roll: int | None
+    start: str | None  # FD-7 on the first move: stall, normal or great
+    nitro: bool
+    path: tuple[dict[str, Any], ...]
+    moved: int
+    braked: int
+    wp: int
+    events: tuple[Event, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "round": self.round,
+            "driver": self.driver,
+            "gear": self.gear,
+            "roll": self.roll,
+            "moved": self.moved,
+            "braked": self.braked,
+            "wp": self.wp,
+            "path": list(self.path),
+            "events": [e.to_json() for e in self.events],
+        }
+        if self.start is not None:
+            out["start"] = self.start
+        if self.nitro:
+            out["nitro"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class ResultEntry:
+    """One row of a race result, exactly the fields a scorekeeper submits (FD-78)."""
+
+    driver: int
+    position: int
+    status: Literal["finished", "eliminated"]
+    laps: int
+    elimination_order: int | None = None
+    wp_left: int = 0
+    pole: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "driver": self.driver,
+            "position": self.position,
+            "status": self.status,
+            "laps": self.laps,
+            "wp_left": self.wp_left,
+        }
+        if self.elimination_order is not None:
+            out["elimination_order"] = self.elimination_order
+        if self.pole:
+            out["pole"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class RaceOutcome:
+    """A finished race: results by position, the grid (pole first) and the move log."""
+
+    circuit: str
+    laps: int
+    results: tuple[ResultEntry, ...]
+    grid: tuple[int, ...]
+    moves: tuple[MoveRecord, ...] = field(repr=False)
+    rounds: int
+
+    def submission(self) -> list[dict[str, Any]]:
+        """The ``results`` list of a scorekeeper's submission (FD-78)."""
+        return [r.to_json() for r in self.results]
+
+    def replay_json(self) -> dict[str, Any]:
+        """The per-move log served by the replay endpoint."""
+        return {
+            "circuit": self.circuit,
+            "laps": self.laps,
+            "grid": list(self.grid),
+            "rounds": self.rounds,
+            "moves": [m.to_json() for m in self.moves],
+            "results": self.submission(),
+        }

@@ -1,0 +1,284 @@
+"""Legal moves of one car for one roll (FD-15 to FD-27, FD-44, FD-49, FD-54, FD-55).
+
+:func:`move_options` walks every legal path space by space, layer by layer, and returns one
+:class:`MoveOption` per end space: the cheapest path there (a sensible driver never takes a
+dearer path to the same space; *project rule*). Options shorter than the roll are braking; when no
+path uses the whole roll the car is blocked (FD-27) and ``forced`` says how many spaces it had to
+give up. Costs in WP are applied by the race, which knows the rule set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+from games.formula_d.circuit import Line, Pos
+from games.formula_d.track import PIT, Track
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOption:
+    """One way to end a move; ``steps`` spaces moved out of ``roll``."""
+
+    end: Pos
+    steps: int
+    roll: int
+    path: tuple[Pos, ...]
+    overshoot_spaces: int = 0  # FD-22: WP-charged spaces beyond short corners' exit lines
+    overshoot_out: bool = False  # FD-22: two or more stops short: eliminated
+    short: bool = False  # an overshooting move (FD-23, FD-24)
+    exited_corner: bool = False  # crossed some corner's exit line (FD-24 "always")
+    corners_left: tuple[int, ...] = ()
+    crossed_line: bool = False
+    finished: bool = False
+    into_box: bool = False
+    danger: tuple[Pos, ...] = ()
+    police: bool = False
+    forced: int = 0  # FD-27: spaces the car could not move whatever the path
+    nitro: bool = False
+
+    @property
+    def braked(self) -> int:
+        """Spaces not moved on the track (0 when finishing, boxing or in the pit lane)."""
+        if self.finished or self.into_box or self.overshoot_out or self.end[0] == PIT:
+            return 0
+        return self.roll - self.steps
+
+    @property
+    def in_pit(self) -> bool:
+        return self.end[0] == PIT
+
+
+@dataclass(frozen=True, slots=True)
+class MoveContext:
+    """What the path search needs to know about the car and the race."""
+
+    start: Pos
+    corner: int  # the corner segment the car stands in, or -1
+    stops: int
+    final_crossing: bool  # the next crossing of the finish line finishes the race
+    may_pit: bool
+    box: int  # the car's own box (pit-lane space), or -1 when it has stopped there already
+    max_lane_changes: int
+    lock_always: bool  # FD-21 exit_lane_lock
+    max_missing: int  # FD-22 overshoot_max_missing_stops
+    danger: Collection[Pos] = ()
+    tunnels: Mapping[Pos, Pos] | None = None
+    police_line: Line | None = None
+
+
+# A search state: (pos, lane changes, zig-zag origin, locked, short corners, crossed line,
+# exited a corner, corners left, police) with its costs (overshoot, danger spaces) and path.
+_Key = tuple[Pos, int, tuple[int, Pos] | None, bool, int, bool, bool, bool]
+
+
+@dataclass(slots=True)
+class _State:
+    pos: Pos
+    changes: int
+    zig: tuple[int, Pos] | None
+    locked: bool
+    short: int
+    crossed: bool
+    exited: bool
+    police: bool
+    over: int
+    danger: tuple[Pos, ...]
+    path: tuple[Pos, ...]
+    corners: tuple[int, ...]
+
+    def key(self) -> _Key:
+        return (
+            self.pos,
+            self.changes,
+            self.zig,
+            self.locked,
+            self.short,
+            self.crossed,
+            self.exited,
+            self.police,
+        )
+
+    def cost(self) -> tuple[int, int]:
+        return (self.over, len(self.danger))
+
+
+def move_options(
+    track: Track, ctx: MoveContext, roll: int, occupied: Collection[Pos]
+) -> list[MoveOption]:
+    """Every end of a legal move of up to ``roll`` spaces from ``ctx.start``."""
+    circuit = track.circuit
+    pit = circuit.pit
+    line = circuit.finish_line
+    start = _State(ctx.start, 0, None, False, 0, False, False, False, 0, (), (ctx.start,), ())
+    layer: dict[_Key, _State] = {start.key(): start}
+    ends: list[tuple[_State, int, str]] = [(start, 0, "")]
+    deepest = 0
+    for depth in range(1, roll + 1):
+        nxt: dict[_Key, _State] = {}
+        for state in layer.values():
+            for new, terminal in _successors(track, ctx, state, occupied, line, pit):
+                if terminal:
+                    ends.append((new, depth, terminal))
+                    continue
+                key = new.key()
+                old = nxt.get(key)
+                if old is None or new.cost() < old.cost():
+                    nxt[key] = new
+        if not nxt:
+            break
+        deepest = depth
+        layer = nxt
+        ends.extend((s, depth, "") for s in nxt.values())
+    reached_all = deepest == roll or any(t for _, _, t in ends)
+    forced = 0 if reached_all else roll - deepest
+    return _collapse(ctx, roll, ends, forced)
+
+
+def _successors(
+    track: Track,
+    ctx: MoveContext,
+    state: _State,
+    occupied: Collection[Pos],
+    line: Line,
+    pit: object,
+) -> list[tuple[_State, str]]:
+    circuit = track.circuit
+    pos = state.pos
+    out: list[tuple[_State, str]] = []
+    if pos[0] == PIT:
+        assert circuit.pit is not None
+        # FD-49: one lane, no overtaking; a car reaching the car ahead just stops behind it.
+        q: Pos = (PIT, 0, pos[2] + 1) if pos[2] + 1 < circuit.pit.length else circuit.pit.exit
+        if q in occupied:
+            return out
+        new = _step(state, q, state.changes, state.zig, state.locked)
+        if q[0] == PIT and q[2] == ctx.box:
+            out.append((new, "box"))  # FD-44: a long enough roll puts the car in its box
+        else:
+            out.append((new, ""))
+        return out
+    steps: list[tuple[Pos, int]] = [(track.forward(pos), pos[1])]
+    if not state.locked and state.changes < ctx.max_lane_changes:
+        for lane in (pos[1] - 1, pos[1] + 1):
+            diag = track.diagonal(pos, lane)
+            if diag is not None:
+                steps.append((diag, lane))
+    for q, lane in steps:
+        changes = state.changes
+        zig = state.zig
+        if lane != pos[1]:
+            changes += 1
+            if zig is None:
+                zig = (pos[1], pos)
+            elif lane == zig[0] and not _zig_allowed(track, ctx, zig[1], q, occupied):
+                continue  # FD-16: back into the lane left only to go round a car (or danger)
+        if (
+            ctx.may_pit
+            and circuit.pit is not None
+            and q == circuit.pit.entry
+            and lane == pos[1]
+            and ctx.box >= 0
+        ):
+            pit_q: Pos = (PIT, 0, 0)
+            if pit_q not in occupied:
+                new = _step(state, pit_q, changes, zig, True)
+                out.append((new, "box" if ctx.box == 0 else ""))
+        if ctx.tunnels is not None and q in ctx.tunnels:
+            q = ctx.tunnels[q]  # FD-55: the pair counts as one space
+        if q in occupied:
+            continue  # FD-15: no passing through or over a car
+        new = _step(state, q, changes, zig, state.locked)
+        terminal = ""
+        if q[0] != pos[0] and track.segments[pos[0]].is_corner:
+            new.exited = True
+            new.corners = (*state.corners, pos[0])
+            required = track.segments[pos[0]].stops
+            made = ctx.stops if pos[0] == ctx.corner and not state.corners else 0
+            missing = required - made
+            if missing > 0:
+                new.short += 1
+                new.locked = True  # FD-23: an overshooting car keeps its lane
+                if missing > ctx.max_missing:
+                    terminal = "out"
+            elif ctx.lock_always:
+                new.locked = True  # FD-21
+        new.over += new.short  # FD-22: every space beyond a short corner's exit line
+        if track.crosses(pos, q, line):
+            new.crossed = True
+            if ctx.final_crossing and not terminal:
+                terminal = "finish"
+        if ctx.police_line is not None and track.crosses(pos, q, ctx.police_line):
+            new.police = True
+        if q in ctx.danger:
+            new.danger = (*state.danger, q)
+        out.append((new, terminal))
+    return out
+
+
+def _step(state: _State, q: Pos, changes: int, zig: tuple[int, Pos] | None, locked: bool) -> _State:
+    return _State(
+        q,
+        changes,
+        zig,
+        locked,
+        state.short,
+        state.crossed,
+        state.exited,
+        state.police,
+        state.over,
+        state.danger,
+        (*state.path, q),
+        state.corners,
+    )
+
+
+def _zig_allowed(
+    track: Track, ctx: MoveContext, left_from: Pos, back: Pos, occupied: Collection[Pos]
+) -> bool:
+    # Walk the abandoned lane from where the car left it up to where it comes back: the detour
+    # must have gone round a car (FD-16) or a danger space (FD-54).
+    target = (back[0], track.coord(back))
+    p = track.forward(left_from)
+    for _ in range(64):
+        if (p[0], track.coord(p)) >= target and p[0] == back[0]:
+            return False
+        if p in occupied or p in ctx.danger:
+            return True
+        p = track.forward(p)
+    return False
+
+
+def _collapse(
+    ctx: MoveContext, roll: int, ends: list[tuple[_State, int, str]], forced: int
+) -> list[MoveOption]:
+    best: dict[Pos, tuple[tuple[int, int, int], MoveOption]] = {}
+    for state, depth, terminal in ends:
+        option = MoveOption(
+            end=state.pos,
+            steps=depth,
+            roll=roll,
+            path=state.path,
+            overshoot_spaces=state.over,
+            overshoot_out=terminal == "out",
+            short=state.short > 0,
+            exited_corner=state.exited,
+            corners_left=state.corners,
+            crossed_line=state.crossed,
+            finished=terminal == "finish",
+            into_box=terminal == "box",
+            danger=state.danger,
+            police=state.police,
+            forced=forced,
+        )
+        braked = option.braked
+        rank = (1 if option.overshoot_out else 0, braked + state.over, len(state.danger))
+        key = state.pos
+        if terminal == "finish":
+            key = (-2, 0, 0)  # every finishing path is the same outcome
+        elif terminal == "out":
+            key = (-3, 0, 0)
+        old = best.get(key)
+        if old is None or rank < old[0]:
+            best[key] = (rank, option)
+    return [opt for _, opt in sorted(best.values(), key=lambda item: (item[1].steps, item[1].end))]

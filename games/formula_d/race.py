@@ -1,0 +1,497 @@
+"""The Formula D race engine: grid, start, rounds, moves and their consequences (basic rules).
+
+One :class:`Race` owns the mutable state of a race. It asks a :class:`DriverPolicy` for decisions
+(gear, path) and a :class:`~games.formula_d.dice.DiceSource` for rolls, so a test can script both.
+Street-racing rules (§12) are applied by :mod:`games.formula_d.street`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from games.formula_d import street
+from games.formula_d.circuit import Pos
+from games.formula_d.dice import BLACK, ENGINE_TRIGGER, DiceSource
+from games.formula_d.errors import FormulaDError
+from games.formula_d.model import (
+    CarSetup,
+    Entrant,
+    Event,
+    MoveRecord,
+    RaceOutcome,
+    ResultEntry,
+    Status,
+)
+from games.formula_d.moves import MoveContext, MoveOption, move_options
+from games.formula_d.track import PIT, Track
+from scoring.formula_d.rules import FormulaDRules
+
+MAX_ROUNDS = 2000  # a guard against a bug looping forever; real races end in ~60 rounds
+
+
+@dataclass(slots=True, eq=False)
+class Car:
+    """The mutable state of one car during a race."""
+
+    entrant: Entrant
+    index: int  # entry order (FD-44 boxes, last tie-break)
+    pos: Pos
+    wp: int
+    gear: int = 1
+    wraps: int = 0  # times the car entered segment 0 (turn order across laps)
+    crossings: int = 0  # finish-line crossings; laps completed = crossings - 1
+    corner: int = -1
+    stops: int = 0
+    started: bool = False
+    pitted_laps: set[int] = field(default_factory=set)
+    in_box: bool = False
+    pit_done: bool = False  # stopped in its box on this visit of the pit lane
+    stalled: bool = False
+    nitro_lap: int = -1
+    status: Status = "running"
+    elimination_order: int | None = None
+    finish_position: int | None = None
+
+    @property
+    def driver(self) -> int:
+        return self.entrant.driver
+
+    @property
+    def laps_done(self) -> int:
+        return max(0, self.crossings - 1)
+
+    @property
+    def in_pit(self) -> bool:
+        return self.pos[0] == PIT
+
+    @property
+    def running(self) -> bool:
+        return self.status == "running"
+
+
+class DriverPolicy(Protocol):
+    """Decisions of a driver. Options come from the engine; the policy only picks."""
+
+    def choose_gear(self, race: Race, car: Car, allowed: Sequence[int]) -> int: ...
+
+    def choose_move(self, race: Race, car: Car, options: Sequence[MoveOption]) -> MoveOption: ...
+
+
+class Race:
+    """A race on ``track`` between ``entrants`` (entry order) for ``laps`` laps."""
+
+    def __init__(
+        self,
+        track: Track,
+        entrants: Sequence[Entrant],
+        *,
+        laps: int,
+        rules: FormulaDRules,
+        dice: DiceSource,
+        policy: DriverPolicy,
+        setups: Sequence[CarSetup] | None = None,
+    ) -> None:
+        if not 1 <= laps <= 3:
+            raise FormulaDError("bad_laps", "A race has 1 to 3 laps.", laps=laps)
+        ids = [e.driver for e in entrants]
+        if len(set(ids)) != len(ids):
+            raise FormulaDError("duplicate_driver", "A driver is entered twice.")
+        limit = min(rules.max_cars, len(track.circuit.grid))
+        if not 1 <= len(entrants) <= limit:
+            raise FormulaDError(
+                "too_many_cars", f"A race takes 1 to {limit} cars (FD-4).", limit=limit
+            )
+        pit = track.circuit.pit
+        if laps > 1 and pit is not None and len(entrants) > len(pit.boxes):
+            raise FormulaDError("not_enough_boxes", "The pit lane has fewer boxes than cars.")
+        self.track = track
+        self.laps = laps
+        self.rules = rules
+        self.dice = dice
+        self.policy = policy
+        self.cars = [Car(e, i, (0, 0, 0), rules.wp_start) for i, e in enumerate(entrants)]
+        self.occupied: dict[Pos, Car] = {}
+        self.round = 0
+        self.order: list[Car] = []
+        self.finishers: list[Car] = []
+        self.eliminated: list[Car] = []
+        self.moves: list[MoveRecord] = []
+        self.events: list[Event] = []
+        self.grid: list[Car] = []
+        self.street = street.StreetState() if rules.street_rules else None
+        if setups is not None:
+            self._place(setups)
+
+    # -- set-up ----------------------------------------------------------------------------
+
+    def _place(self, setups: Sequence[CarSetup]) -> None:
+        by_driver = {c.driver: c for c in self.cars}
+        for s in setups:
+            car = by_driver[s.entrant.driver]
+            car.pos = s.pos
+            car.gear = s.gear
+            car.wp = self.rules.wp_start if s.wp is None else s.wp
+            car.crossings = s.crossings
+            car.started = s.started
+            car.wraps = s.lap_wraps
+            if s.pos[0] != PIT and self.track.segments[s.pos[0]].is_corner:
+                car.corner, car.stops = s.pos[0], s.corner_stops
+            if s.pitted:
+                car.pitted_laps.add(car.laps_done - 1 if s.pos[0] == PIT else car.laps_done)
+                car.in_box = car.pit_done = s.pos[0] == PIT
+            if s.nitro_used:
+                car.nitro_lap = car.laps_done
+            self.occupied[s.pos] = car
+        self.grid = list(self.cars)
+
+    def roll_grid(self) -> list[Car]:
+        """FD-6: black die for everyone, highest on pole; ties re-roll among themselves."""
+        order = self._grid_order(list(self.cars))
+        for car, slot in zip(order, self.track.circuit.grid, strict=False):
+            car.pos = slot
+            self.occupied[slot] = car
+        self.grid = order
+        return order
+
+    def _grid_order(self, group: list[Car]) -> list[Car]:
+        if len(group) == 1:
+            return group
+        rolls = {car.driver: self.dice.roll(BLACK) for car in group}
+        self.events.extend(Event("grid", c.driver, rolls[c.driver]) for c in group)
+        out: list[Car] = []
+        for value in sorted(set(rolls.values()), reverse=True):
+            tied = [c for c in group if rolls[c.driver] == value]
+            out.extend(self._grid_order(tied))
+        return out
+
+    # -- running ---------------------------------------------------------------------------
+
+    def run(self) -> RaceOutcome:
+        """Play rounds until every car has finished or is out (FD-39), then classify."""
+        if not self.grid:
+            self.roll_grid()
+        while any(c.running for c in self.cars):
+            if self.round >= MAX_ROUNDS:
+                raise FormulaDError("race_stuck", "The race did not finish.", rounds=self.round)
+            self.play_round()
+        return self.outcome()
+
+    def play_round(self) -> None:
+        """FD-9: the order is fixed at the start of the round; round 1 uses the grid."""
+        self.round += 1
+        if self.round == 1 and all(not c.started for c in self.cars):
+            self.order = [c for c in self.grid if c.running]
+        else:
+            self.order = sorted((c for c in self.cars if c.running), key=self.order_key)
+        for car in list(self.order):
+            if car.running:
+                self.play_move(car)
+
+    def order_key(self, car: Car) -> tuple[int, int, int, int, int]:
+        """FD-9/FD-10: further along first, then higher gear, then nearer the inside."""
+        if car.in_pit:
+            # FD-50: cars in the pit lane move after the cars on the track alongside it.
+            progress, sub, inside = car.wraps * self.track.lap_units, 1 + car.pos[2], 0
+        else:
+            progress = car.wraps * self.track.lap_units + self.track.coord(car.pos)
+            sub, inside = 0, self.track.inside_distance(car.pos)
+        return (-progress, -sub, -car.gear, inside, car.index)
+
+    def allowed_gears(self, car: Car) -> list[int]:
+        """FD-13/FD-14/FD-46: the gears the car may announce."""
+        if car.in_box:
+            return list(range(1, self.rules.pit_exit_max_gear + 1))
+        if car.stalled:
+            return [1]  # FD-7: after a stall, an ordinary 1st-gear roll
+        low = max(1, car.gear - self.rules.max_downshift)
+        high = min(6, car.gear + self.rules.max_upshift)
+        return list(range(low, high + 1))
+
+    def downshift_cost(self, car: Car, gear: int) -> int:
+        """FD-14: the first gear dropped is free; FD-48: nothing is charged in the pit lane."""
+        if car.in_pit:
+            return 0
+        return max(0, car.gear - gear - 1) * self.rules.downshift_wp_per_skipped_gear
+
+    def context(self, car: Car) -> MoveContext:
+        """What the path search needs to know about ``car``."""
+        circuit = self.track.circuit
+        lap = car.laps_done
+        may_pit = (
+            circuit.pit is not None
+            and self.laps > 1
+            and lap < self.laps - 1
+            and car.crossings >= 1
+            and lap not in car.pitted_laps
+        )
+        box = -1
+        if circuit.pit is not None and not car.pit_done:
+            box = circuit.pit.boxes[car.index]
+        st = self.street
+        return MoveContext(
+            start=car.pos,
+            corner=car.corner,
+            stops=car.stops,
+            final_crossing=car.crossings == self.laps,
+            may_pit=may_pit,
+            box=box,
+            max_lane_changes=self.rules.max_lane_changes,
+            lock_always=self.rules.exit_lane_lock == "always",
+            max_missing=self.rules.overshoot_max_missing_stops,
+            danger=circuit.street.danger if st is not None else (),
+            tunnels=st.tunnels(circuit) if st is not None else None,
+            police_line=circuit.street.police_line if st is not None else None,
+        )
+
+    def options(self, car: Car, roll: int) -> list[MoveOption]:
+        """Every legal end of ``car``'s move for ``roll`` (others' spaces are blocked)."""
+        occupied = self.occupied.keys() - {car.pos}
+        return move_options(self.track, self.context(car), roll, occupied)
+
+    def play_move(self, car: Car) -> None:
+        """FD-11: announce a gear, roll, move, then the end-of-move tests."""
+        events: list[Event] = []
+        self.events = events
+        start_kind: str | None = None
+        roll: int | None
+        if not car.started:
+            car.started = True
+            start = self.dice.roll(BLACK)
+            events.append(Event("start", car.driver, start))
+            if start <= self.rules.start_stall_max:
+                start_kind = "stall"  # FD-7: no move this round, no new start roll
+                car.stalled = True
+                self._log(car, None, start_kind, None, events)
+                return
+            if start >= self.rules.start_great_min:
+                start_kind, roll = "great", self.rules.start_great_spaces
+            else:
+                start_kind, roll = "normal", self.dice.roll(1)
+            car.gear = 1
+        else:
+            gear = self.policy.choose_gear(self, car, self.allowed_gears(car))
+            if gear not in self.allowed_gears(car):
+                raise FormulaDError("illegal_gear", f"Gear {gear} is not allowed.", gear=gear)
+            cost = self.downshift_cost(car, gear)
+            car.gear = gear
+            car.in_box = car.stalled = False
+            if cost:
+                self.lose(car, cost, "downshift")
+                if not car.running:
+                    self._log(car, None, None, None, events)
+                    return
+            roll = self.dice.roll(gear)
+        options = self.options(car, roll)
+        if street.nitro_available(self, car):
+            boosted = self.options(car, roll + car.gear)
+            options = options + [street.with_nitro(o) for o in boosted]
+        choice = self.policy.choose_move(self, car, options)
+        if choice not in options:
+            raise FormulaDError("illegal_move", "The policy chose a move the engine did not offer.")
+        self.apply(car, choice, roll)
+        if self.street is not None and car.running:
+            street.danger_tests(self, car, choice)  # FD-54: spaces moved over, during the move
+        if car.running:
+            self.end_of_move_tests(car)
+        if start_kind is None and ENGINE_TRIGGER.get(car.gear) == roll:
+            self.engine_test(car)
+        if self.street is not None:
+            street.end_of_move(self, car)
+        self._log(car, roll, start_kind, choice, events)
+
+    def apply(self, car: Car, option: MoveOption, roll: int) -> None:
+        """Move the car and charge brake and overshoot WP (FD-22, FD-26, FD-27)."""
+        del self.occupied[car.pos]
+        old = car.pos
+        car.pos = option.end
+        if option.nitro:
+            car.nitro_lap = car.laps_done
+        for a, b in zip(option.path, option.path[1:], strict=False):
+            if b[0] == PIT and a[0] != PIT or b[0] == 0 and a[0] not in (0, PIT):
+                car.wraps += 1
+        if self.street is not None and option.police:
+            street.police_crossing(self, car, roll)
+        if option.crossed_line:
+            car.crossings += 1
+            if self.street is not None and not option.finished:
+                street.checkpoint(self, car)
+        if option.finished:
+            car.status = "finished"
+            car.finish_position = len(self.finishers) + 1
+            self.finishers.append(car)
+            self.events.append(Event("finish", car.driver, detail=str(car.finish_position)))
+            return  # FD-39: it leaves the board and takes no further tests
+        if option.overshoot_out:
+            self.events.append(Event("overshoot", car.driver, detail="two or more stops short"))
+            self.eliminate(car, "overshoot")
+            return
+        self.occupied[car.pos] = car
+        if not car.in_pit:
+            car.pit_done = False
+        self._update_stops(car, old, option)
+        if option.into_box:
+            # FD-45/FD-47: full WP and lap 1 counted as completed.
+            car.pitted_laps.add(car.laps_done)
+            car.crossings += 1
+            car.in_box = car.pit_done = True
+            self.gain(car, self.rules.wp_start, "pit stop")
+        cost = option.braked * self.rules.brake_wp_per_space
+        if option.overshoot_spaces:
+            over = option.overshoot_spaces * self.rules.overshoot_wp_per_space
+            self.events.append(Event("overshoot", car.driver, wp=-over))
+            self.lose(car, over, "overshoot", log=False)
+        if cost and car.running:
+            self.events.append(
+                Event("blocked" if option.forced else "brake", car.driver, wp=-cost)
+            )
+            self.lose(car, cost, "brake", log=False)
+
+    def _update_stops(self, car: Car, old: Pos, option: MoveOption) -> None:
+        # FD-18/FD-24: a move that ends in a corner is a stop there, unless it overshot into it.
+        seg = car.pos[0]
+        if seg == PIT or not self.track.segments[seg].is_corner:
+            car.corner, car.stops = -1, 0
+            return
+        if seg == car.corner and not option.exited_corner:
+            car.stops += 1
+            return
+        voids = option.short if self.rules.overshoot_stop_voids == "overshoot_only" else (
+            option.exited_corner
+        )
+        car.corner, car.stops = seg, 0 if voids else 1
+
+    def end_of_move_tests(self, car: Car) -> None:
+        """FD-29/FD-30: collision tests (none in the pit lane, FD-31)."""
+        if car.in_pit:
+            return
+        near: list[Car] = []
+        ahead = self.occupied.get(self.track.forward(car.pos))
+        if ahead is not None:
+            near.append(ahead)
+        for p in self.track.beside(car.pos):
+            other = self.occupied.get(p)
+            if other is not None and other not in near:
+                near.append(other)
+        if not near:
+            return
+        rank = {c.driver: i for i, c in enumerate(self.order)}
+        near.sort(key=lambda c: rank.get(c.driver, len(rank) + c.index))
+        for involved in [car, *near]:
+            if not involved.running:
+                continue
+            value = self.dice.roll(BLACK)
+            if value <= self.rules.collision_fail_max:
+                self.events.append(Event("collision", involved.driver, value,
+                                         -self.rules.collision_wp_loss))
+                self.lose(involved, self.rules.collision_wp_loss, "collision", log=False)
+            else:
+                self.events.append(Event("collision", involved.driver, value))
+
+    def engine_test(self, trigger: Car) -> None:
+        """FD-32/FD-33: the triggering car, then every car in 5th or 6th, in turn order."""
+        rank = {c.driver: i for i, c in enumerate(self.order)}
+        others = sorted(
+            (c for c in self.cars if c is not trigger and c.running and c.gear >= 5),
+            key=lambda c: rank.get(c.driver, len(rank) + c.index),
+        )
+        for car in [trigger, *others]:
+            if not car.running or car.in_pit:
+                continue
+            value = self.dice.roll(BLACK)
+            lost = value <= self.rules.engine_fail_max
+            wp = -self.rules.engine_wp_loss if lost else 0
+            self.events.append(Event("engine", car.driver, value, wp))
+            if lost:
+                self.lose(car, self.rules.engine_wp_loss, "engine", log=False)
+
+    # -- WP --------------------------------------------------------------------------------
+
+    def lose(self, car: Car, amount: int, cause: str, *, log: bool = True) -> None:
+        """Take WP; at 0 or below the car is out (FD-28, FD-34)."""
+        if amount <= 0 or not car.running:
+            return
+        car.wp -= amount
+        if log:
+            self.events.append(Event(cause, car.driver, wp=-amount))
+        if car.wp <= 0:
+            self.eliminate(car, cause)
+
+    def gain(self, car: Car, amount: int, cause: str) -> None:
+        """Add WP, never above the start value (FD-5)."""
+        new = min(self.rules.wp_start, car.wp + amount)
+        if new > car.wp:
+            self.events.append(Event(cause, car.driver, wp=new - car.wp))
+            car.wp = new
+
+    def eliminate(self, car: Car, cause: str) -> None:
+        """FD-35/FD-36: the car leaves the board; the race records its elimination order."""
+        car.status = "eliminated"
+        car.wp = 0
+        self.eliminated.append(car)
+        car.elimination_order = len(self.eliminated)
+        if self.occupied.get(car.pos) is car:
+            del self.occupied[car.pos]
+        self.events.append(Event("eliminated", car.driver, detail=cause))
+
+    def _log(
+        self,
+        car: Car,
+        roll: int | None,
+        start_kind: str | None,
+        option: MoveOption | None,
+        events: list[Event],
+    ) -> None:
+        path = tuple(self._pos_json(p) for p in option.path) if option else ()
+        self.moves.append(
+            MoveRecord(
+                round=self.round,
+                driver=car.driver,
+                gear=car.gear,
+                roll=roll,
+                start=start_kind,
+                nitro=bool(option and option.nitro),
+                path=path,
+                moved=option.steps if option else 0,
+                braked=option.braked if option else 0,
+                wp=max(car.wp, 0),
+                events=tuple(events),
+            )
+        )
+
+    def _pos_json(self, pos: Pos) -> dict[str, object]:
+        if pos[0] == PIT:
+            return {"segment": "PIT", "lane": "P", "space": pos[2] + 1}
+        return self.track.circuit.pos_json(pos)
+
+    # -- result ----------------------------------------------------------------------------
+
+    def outcome(self) -> RaceOutcome:
+        """FD-40 to FD-42: finishers in crossing order, then the eliminated (FD-41)."""
+        out = sorted(
+            self.eliminated,
+            key=lambda c: (-c.laps_done, -(c.elimination_order or 0)),
+        )
+        ranked = [*self.finishers, *out]
+        pole = self.grid[0].driver if self.grid else None
+        results = tuple(
+            ResultEntry(
+                driver=c.driver,
+                position=i + 1,
+                status="finished" if c.status == "finished" else "eliminated",
+                laps=self.laps if c.status == "finished" else min(c.laps_done, self.laps - 1),
+                elimination_order=c.elimination_order,
+                wp_left=max(c.wp, 0),
+                pole=c.driver == pole,
+            )
+            for i, c in enumerate(ranked)
+        )
+        return RaceOutcome(
+            circuit=self.track.circuit.name,
+            laps=self.laps,
+            results=results,
+            grid=tuple(c.driver for c in self.grid),
+            moves=tuple(self.moves),
+            rounds=self.round,
+        )

@@ -1,0 +1,144 @@
+"""Geometry of a circuit: steps, coordinates, neighbours and lines (formula_d.md §15).
+
+A step is one space forward in the same lane or diagonally into the next lane (FD-16). Lanes of a
+segment may differ in length; positions are compared by the fraction of the segment they cover
+(*project rule*, §15), kept exact with integer coordinates: each segment is ``unit`` long, the
+least common multiple of its lane lengths, and a space of a lane ``unit / length`` wide. The pit
+lane is the pseudo-segment ``PIT`` with one lane.
+"""
+
+from __future__ import annotations
+
+from math import lcm
+
+from games.formula_d.circuit import Circuit, Line, Pos
+
+PIT = -1
+
+
+class Track:
+    """Precomputed geometry of one circuit; shared by every race on it (read-only)."""
+
+    def __init__(self, circuit: Circuit) -> None:
+        self.circuit = circuit
+        self.segments = circuit.segments
+        self.count = len(circuit.segments)
+        self.lanes = len(circuit.lanes)
+        self.unit = tuple(lcm(*s.lengths) for s in self.segments)
+        bases: list[int] = []
+        total = 0
+        for u in self.unit:
+            bases.append(total)
+            total += u
+        self.base = tuple(bases)
+        self.lap_units = total
+        # Policy progress in "average spaces" (floats are fine there; ordering uses integers).
+        self.nominal = tuple(sum(s.lengths) / len(s.lengths) for s in self.segments)
+        nominal_base: list[float] = []
+        acc = 0.0
+        for n in self.nominal:
+            nominal_base.append(acc)
+            acc += n
+        self.nominal_base = tuple(nominal_base)
+        self.nominal_lap = acc
+        self.positions: tuple[Pos, ...] = tuple(
+            (seg, lane, i)
+            for seg, s in enumerate(self.segments)
+            for lane in range(self.lanes)
+            for i in range(s.lengths[lane])
+        )
+        self._forward = {p: self._compute_forward(p) for p in self.positions}
+        self._diagonal: dict[tuple[Pos, int], Pos | None] = {}
+        for p in self.positions:
+            for lane in (p[1] - 1, p[1] + 1):
+                if 0 <= lane < self.lanes:
+                    self._diagonal[(p, lane)] = self._compute_diagonal(p, lane)
+        self._beside = {p: self._compute_beside(p) for p in self.positions}
+        self.next_corner = tuple(self._compute_next_corner(seg) for seg in range(self.count))
+
+    # -- steps ---------------------------------------------------------------------------------
+
+    def _compute_forward(self, pos: Pos) -> Pos:
+        seg, lane, i = pos
+        if i + 1 < self.segments[seg].lengths[lane]:
+            return (seg, lane, i + 1)
+        return ((seg + 1) % self.count, lane, 0)
+
+    def _compute_diagonal(self, pos: Pos, lane: int) -> Pos | None:
+        seg, from_lane, i = pos
+        end = (i + 1) * self.unit[seg] // self.segments[seg].lengths[from_lane]
+        width = self.unit[seg] // self.segments[seg].lengths[lane]
+        j = end // width  # the first space of the other lane that reaches beyond our space
+        if j < self.segments[seg].lengths[lane]:
+            return (seg, lane, j)
+        if self.segments[seg].is_corner:
+            return None  # FD-21: a car leaves a corner in the lane it is in
+        return ((seg + 1) % self.count, lane, 0)
+
+    def forward(self, pos: Pos) -> Pos:
+        """The next space in the same lane (crossing into the next segment at its end)."""
+        return self._forward[pos]
+
+    def diagonal(self, pos: Pos, lane: int) -> Pos | None:
+        """The space reached by a diagonal step into ``lane``; ``None`` when not allowed."""
+        return self._diagonal.get((pos, lane))
+
+    # -- coordinates ---------------------------------------------------------------------------
+
+    def coord(self, pos: Pos) -> int:
+        """Distance into the lap (integer units) of the far edge of the space."""
+        seg, lane, i = pos
+        return self.base[seg] + (i + 1) * self.unit[seg] // self.segments[seg].lengths[lane]
+
+    def nominal_coord(self, pos: Pos) -> float:
+        """Distance into the lap in average spaces, for the driver policy."""
+        seg, lane, i = pos
+        return (
+            self.nominal_base[seg] + self.nominal[seg] * (i + 1) / self.segments[seg].lengths[lane]
+        )
+
+    def _compute_beside(self, pos: Pos) -> tuple[Pos, ...]:
+        # FD-29: spaces of the next lanes that overlap this one along the segment.
+        seg, lane, i = pos
+        u = self.unit[seg]
+        lo = i * u // self.segments[seg].lengths[lane]
+        hi = (i + 1) * u // self.segments[seg].lengths[lane]
+        out: list[Pos] = []
+        for other in (lane - 1, lane + 1):
+            if not 0 <= other < self.lanes:
+                continue
+            width = u // self.segments[seg].lengths[other]
+            for j in range(self.segments[seg].lengths[other]):
+                if j * width < hi and (j + 1) * width > lo:
+                    out.append((seg, other, j))
+        return tuple(out)
+
+    def beside(self, pos: Pos) -> tuple[Pos, ...]:
+        """Spaces directly beside ``pos`` in the adjacent lanes."""
+        return self._beside[pos]
+
+    def _compute_next_corner(self, seg: int) -> int:
+        for k in range(self.count):
+            candidate = (seg + k) % self.count
+            if self.segments[candidate].is_corner:
+                return candidate
+        raise AssertionError("validated circuits have a corner")
+
+    def inside_distance(self, pos: Pos) -> int:
+        """FD-10: lanes between ``pos`` and the inside of the current or next corner."""
+        corner = self.segments[self.next_corner[pos[0]]]
+        inside = corner.inside if corner.inside is not None else 0
+        return abs(pos[1] - inside)
+
+    # -- lines ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def before_line(pos: Pos, line: Line) -> bool:
+        """Whether ``pos`` lies in the line's segment, before the line."""
+        return pos[0] == line.segment and pos[2] < line.after[pos[1]]
+
+    def crosses(self, a: Pos, b: Pos, line: Line) -> bool:
+        """Whether the step from ``a`` to ``b`` crosses ``line``."""
+        if a[0] == PIT or b[0] == PIT:
+            return False
+        return self.before_line(a, line) and not self.before_line(b, line)

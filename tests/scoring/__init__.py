@@ -1,0 +1,1 @@
+"""Pure tests of the scoring engines (no database)."""
