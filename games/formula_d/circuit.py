@@ -9,6 +9,7 @@ malformed file at once in one :class:`CircuitError` (code ``invalid_circuit``).
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import dataclass
 from fractions import Fraction
@@ -339,7 +340,7 @@ def _grid(raw: Any, finder: _Finder, line: Line, ck: _Checker) -> tuple[Pos, ...
     if len(set(slots)) != len(slots):
         ck.fail("grid", "grid_duplicate", "Two grid slots share a space.")
     fracs = [_frac(finder.segments, p) for p in slots]
-    if any(a <= b for a, b in zip(fracs, fracs[1:], strict=False)):
+    if any(a <= b for a, b in itertools.pairwise(fracs)):
         ck.fail("grid", "grid_order", "Grid slots must be listed from pole backwards.")
     return tuple(slots)
 
@@ -373,7 +374,7 @@ def _pit(raw: Any, finder: _Finder, line: Line, ck: _Checker) -> PitLane | None:
         or not all(
             isinstance(b, int) and not isinstance(b, bool) and 1 <= b <= length for b in boxes
         )
-        or any(a >= b for a, b in zip(boxes, boxes[1:], strict=False))
+        or any(a >= b for a, b in itertools.pairwise(boxes))
     ):
         ck.fail(
             "pit_lane.boxes",

@@ -1,4 +1,4 @@
-"""Plain data in and out of the Formula D engine: entrants, car set-ups, results and the move log."""
+"""Plain data in and out of the Formula D engine: entrants, set-ups, results, the move log."""
 
 from __future__ import annotations
 

@@ -103,13 +103,40 @@ class _State:
         return (self.over, len(self.danger))
 
 
+_CACHE: dict[tuple[Track, MoveContext, int], tuple[list[MoveOption], frozenset[Pos]]] = {}
+_CACHE_LIMIT = 200_000
+
+
 def move_options(
     track: Track, ctx: MoveContext, roll: int, occupied: Collection[Pos]
 ) -> list[MoveOption]:
-    """Every end of a legal move of up to ``roll`` spaces from ``ctx.start``."""
+    """Every end of a legal move of up to ``roll`` spaces from ``ctx.start``.
+
+    The options on an empty stretch of track depend only on ``ctx`` and ``roll``; they are
+    memoised with the spaces every path could touch, and reused while none of those spaces is
+    occupied (a pure cache: it never changes a result).
+    """
+    key = (track, ctx, roll)
+    hit = _CACHE.get(key) if ctx.tunnels is None else None
+    if hit is not None:
+        options, footprint = hit
+        if footprint.isdisjoint(occupied):
+            return options
+    options, footprint = _search(track, ctx, roll, occupied)
+    if ctx.tunnels is None and footprint.isdisjoint(occupied):
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        _CACHE[key] = (options, footprint)
+    return options
+
+
+def _search(
+    track: Track, ctx: MoveContext, roll: int, occupied: Collection[Pos]
+) -> tuple[list[MoveOption], frozenset[Pos]]:
     circuit = track.circuit
     pit = circuit.pit
     line = circuit.finish_line
+    touched: set[Pos] = set()
     start = _State(ctx.start, 0, None, False, 0, False, False, False, 0, (), (ctx.start,), ())
     layer: dict[_Key, _State] = {start.key(): start}
     ends: list[tuple[_State, int, str]] = [(start, 0, "")]
@@ -117,7 +144,7 @@ def move_options(
     for depth in range(1, roll + 1):
         nxt: dict[_Key, _State] = {}
         for state in layer.values():
-            for new, terminal in _successors(track, ctx, state, occupied, line, pit):
+            for new, terminal in _successors(track, ctx, state, occupied, line, pit, touched):
                 if terminal:
                     ends.append((new, depth, terminal))
                     continue
@@ -132,7 +159,7 @@ def move_options(
         ends.extend((s, depth, "") for s in nxt.values())
     reached_all = deepest == roll or any(t for _, _, t in ends)
     forced = 0 if reached_all else roll - deepest
-    return _collapse(ctx, roll, ends, forced)
+    return _collapse(ctx, roll, ends, forced), frozenset(touched)
 
 
 def _successors(
@@ -142,6 +169,7 @@ def _successors(
     occupied: Collection[Pos],
     line: Line,
     pit: object,
+    touched: set[Pos],
 ) -> list[tuple[_State, str]]:
     circuit = track.circuit
     pos = state.pos
@@ -150,6 +178,7 @@ def _successors(
         assert circuit.pit is not None
         # FD-49: one lane, no overtaking; a car reaching the car ahead just stops behind it.
         q: Pos = (PIT, 0, pos[2] + 1) if pos[2] + 1 < circuit.pit.length else circuit.pit.exit
+        touched.add(q)
         if q in occupied:
             return out
         new = _step(state, q, state.changes, state.zig, state.locked)
@@ -171,7 +200,7 @@ def _successors(
             changes += 1
             if zig is None:
                 zig = (pos[1], pos)
-            elif lane == zig[0] and not _zig_allowed(track, ctx, zig[1], q, occupied):
+            elif lane == zig[0] and not _zig_allowed(track, ctx, zig[1], q, occupied, touched):
                 continue  # FD-16: back into the lane left only to go round a car (or danger)
         if (
             ctx.may_pit
@@ -181,11 +210,13 @@ def _successors(
             and ctx.box >= 0
         ):
             pit_q: Pos = (PIT, 0, 0)
+            touched.add(pit_q)
             if pit_q not in occupied:
                 new = _step(state, pit_q, changes, zig, True)
                 out.append((new, "box" if ctx.box == 0 else ""))
         if ctx.tunnels is not None and q in ctx.tunnels:
             q = ctx.tunnels[q]  # FD-55: the pair counts as one space
+        touched.add(q)
         if q in occupied:
             continue  # FD-15: no passing through or over a car
         new = _step(state, q, changes, zig, state.locked)
@@ -234,7 +265,12 @@ def _step(state: _State, q: Pos, changes: int, zig: tuple[int, Pos] | None, lock
 
 
 def _zig_allowed(
-    track: Track, ctx: MoveContext, left_from: Pos, back: Pos, occupied: Collection[Pos]
+    track: Track,
+    ctx: MoveContext,
+    left_from: Pos,
+    back: Pos,
+    occupied: Collection[Pos],
+    touched: set[Pos],
 ) -> bool:
     # Walk the abandoned lane from where the car left it up to where it comes back: the detour
     # must have gone round a car (FD-16) or a danger space (FD-54).
@@ -243,6 +279,7 @@ def _zig_allowed(
     for _ in range(64):
         if (p[0], track.coord(p)) >= target and p[0] == back[0]:
             return False
+        touched.add(p)
         if p in occupied or p in ctx.danger:
             return True
         p = track.forward(p)

@@ -21,6 +21,8 @@ from games.formula_d.track import PIT, Track
 
 OUT = -1000.0  # value of an elimination
 MAX_FACE = {g: max(f) for g, f in GEAR_FACES.items()}
+# The highest gear whose every face fits in a limit of n spaces (index n), at least 1.
+IDEAL_GEAR = tuple(max([1, *(g for g in GEAR_FACES if MAX_FACE[g] <= n)]) for n in range(100))
 DISTRIBUTIONS = {g: distribution(g) for g in GEAR_FACES}
 
 
@@ -70,6 +72,7 @@ class LaneTables:
 
 
 _TABLES: dict[int, LaneTables] = {}
+_GEARS: dict[tuple[object, ...], int] = {}  # pure memo of AutoDriver gear choices
 
 
 def lane_tables(track: Track) -> LaneTables:
@@ -98,8 +101,9 @@ class AutoDriver:
         if car.in_pit:
             return 1.0
         laps_left = race.laps - car.laps_done
-        if self.wants_pit(race, car) or (car.laps_done < race.laps - 1 and race.laps > 1
-                                          and not car.pitted_laps and car.wp < 9):
+        if self.wants_pit(race, car) or (
+            car.laps_done < race.laps - 1 and race.laps > 1 and not car.pitted_laps and car.wp < 9
+        ):
             laps_left = 1  # WP come back at the pit stop
         to_go = laps_left * track.nominal_lap - self._lap_progress(race, car)
         corners_left = max(0.5, 10.0 * to_go / track.nominal_lap)
@@ -131,6 +135,29 @@ class AutoDriver:
         if car.in_pit:
             return max(allowed)
         lam = self.wp_value(race, car)
+        # The choice ignores other cars, so it is a pure function of this key (memoised).
+        key = (
+            self.pit_below,
+            race.track,
+            race.rules,
+            car.pos,
+            car.gear,
+            car.corner,
+            car.stops,
+            car.wp,
+            lam,
+            tuple(allowed),
+        )
+        cached = _GEARS.get(key)
+        if cached is not None:
+            return cached
+        if len(_GEARS) > 100_000:
+            _GEARS.clear()
+        gear = self._choose_gear(race, car, allowed, lam)
+        _GEARS[key] = gear
+        return gear
+
+    def _choose_gear(self, race: Race, car: Car, allowed: Sequence[int], lam: float) -> int:
         best_gear, best_value = allowed[0], float("-inf")
         base = self._lane_values(race, car, lam)
         brake = race.rules.brake_wp_per_space * lam
@@ -206,11 +233,7 @@ class AutoDriver:
         """Penalty for standing in ``gear`` when the next move may not go beyond ``limit``."""
         if limit <= 0:
             return -2.0
-        ideal = 1
-        for g in range(6, 0, -1):
-            if MAX_FACE[g] <= limit:
-                ideal = g
-                break
+        ideal = IDEAL_GEAR[min(limit, 99)]
         if gear - ideal > race.rules.max_downshift:
             return -12.0 * lam
         penalty = max(0, gear - ideal - 1) * race.rules.downshift_wp_per_skipped_gear * lam
@@ -251,10 +274,8 @@ class AutoDriver:
         if option.end[0] == PIT:
             value += 60.0 if pit else -60.0
             return value
-        gear = car.gear + (0 if not option.nitro else 0)
-        stops_needed, limit = self._limit_after(race, car, option)
-        value += self._future(race, gear, limit, lam)
-        del stops_needed
+        _, limit = self._limit_after(race, car, option)
+        value += self._future(race, car.gear, limit, lam)
         # Collisions (FD-30): each car next to us is a 20 % chance of a WP for both.
         near = self._neighbours(race, car, option.end)
         value -= near * 0.2 * rules.collision_wp_loss * lam

@@ -309,7 +309,7 @@ class Race:
         if option.nitro:
             car.nitro_lap = car.laps_done
         for a, b in zip(option.path, option.path[1:], strict=False):
-            if b[0] == PIT and a[0] != PIT or b[0] == 0 and a[0] not in (0, PIT):
+            if (b[0] == PIT and a[0] != PIT) or (b[0] == 0 and a[0] not in (0, PIT)):
                 car.wraps += 1
         if self.street is not None and option.police:
             street.police_crossing(self, car, roll)
@@ -343,9 +343,7 @@ class Race:
             self.events.append(Event("overshoot", car.driver, wp=-over))
             self.lose(car, over, "overshoot", log=False)
         if cost and car.running:
-            self.events.append(
-                Event("blocked" if option.forced else "brake", car.driver, wp=-cost)
-            )
+            self.events.append(Event("blocked" if option.forced else "brake", car.driver, wp=-cost))
             self.lose(car, cost, "brake", log=False)
 
     def _update_stops(self, car: Car, old: Pos, option: MoveOption) -> None:
@@ -357,8 +355,10 @@ class Race:
         if seg == car.corner and not option.exited_corner:
             car.stops += 1
             return
-        voids = option.short if self.rules.overshoot_stop_voids == "overshoot_only" else (
-            option.exited_corner
+        voids = (
+            option.short
+            if self.rules.overshoot_stop_voids == "overshoot_only"
+            else (option.exited_corner)
         )
         car.corner, car.stops = seg, 0 if voids else 1
 
@@ -383,8 +383,9 @@ class Race:
                 continue
             value = self.dice.roll(BLACK)
             if value <= self.rules.collision_fail_max:
-                self.events.append(Event("collision", involved.driver, value,
-                                         -self.rules.collision_wp_loss))
+                self.events.append(
+                    Event("collision", involved.driver, value, -self.rules.collision_wp_loss)
+                )
                 self.lose(involved, self.rules.collision_wp_loss, "collision", log=False)
             else:
                 self.events.append(Event("collision", involved.driver, value))

@@ -453,7 +453,7 @@ def play_turn(
     or decision; nothing is changed then.
     """
     effects = check_plan(ctx, plan)
-    car, rules, track = ctx.car, ctx.rules, ctx.track
+    car, rules = ctx.car, ctx.rules
     decide = decide or _always_roll
     start, gear_start, limit = car.space, car.gear, rules.hazard_limit
     rolls: list[DieRoll] = []

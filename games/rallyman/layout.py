@@ -5,8 +5,8 @@ The official tiles are not available as data, so Podium describes a stage by its
     {"format": 1, "name": "Gravel Flats", "description": "...",
      "tiles": [{"name": "A", "danger": "none", "pieces": [
         {"kind": "start"},
-        {"kind": "straight", "rows": 4,
-         "features": [{"row": 2, "lane": "left", "jump": 4}, {"row": 3, "lane": "both", "ford": true}]},
+        {"kind": "straight", "rows": 4, "features": [
+            {"row": 2, "lane": "left", "jump": 4}, {"row": 3, "lane": "both", "ford": true}]},
         {"kind": "drift", "rows": 1},
         {"kind": "corner", "turn": "left", "inside": [3, 3], "outside": [5, 5, 5],
          "features": [{"lane": "outside", "index": 1, "obstacle": true}],
@@ -217,10 +217,8 @@ def _features(c: _Checker, value: Any, path: str, piece: Piece) -> tuple[Feature
                 choices=list(lanes),
             )
             continue
-        if corner:
-            count = len(piece.inside if lane == "inside" else piece.outside)
-        else:
-            count = piece.rows
+        lane = str(lane)
+        count = len(piece.inside if lane == "inside" else piece.outside) if corner else piece.rows
         index = c.integer(data.get(where), _join(fpath, where), 0, max(count - 1, 0))
         kinds = [k for k in ("jump", "ford", "obstacle") if k in data]
         if len(kinds) != 1:

@@ -63,7 +63,7 @@ class AutoDriver:
     def plan(self, ctx: TurnContext) -> Plan:
         """Lay the dice for this turn and pick the roll mode."""
         caps, costs = self._table(ctx)
-        track, rules, dice = ctx.track, ctx.rules, ctx.dice
+        track, rules = ctx.track, ctx.rules
         car = ctx.car
         cur, gear = car.space, car.gear
         used = 0
@@ -206,8 +206,10 @@ class AutoDriver:
         if ctx.car.gear_damage or ctx.car.brake_damage:
             return False
         kinds = (CORNER, SHORTCUT)
-        if any(track.kind[s.space] in kinds or track.jump[s.space] or track.ford[s.space]
-               for s in steps):
+        if any(
+            track.kind[s.space] in kinds or track.jump[s.space] or track.ford[s.space]
+            for s in steps
+        ):
             return False
         if any(track.danger[s.space] == RED for s in steps):
             return False

@@ -8,7 +8,7 @@ The championship settings (points, power stage, drop worst) live in
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.params import ParamError, as_int, build_rules, param, rules_to_json
@@ -126,11 +126,14 @@ def _weights(names: tuple[str, ...], *values: int) -> Weights:
     return Weights(names, values)
 
 
+_DEFAULT_LOC_MIX = _weights(LOC_OUTCOMES, 25, 25, 50)
+
+
 @dataclass(frozen=True)
 class LocWeights:
     """RM-37: the outcome mix of a LoC card, one default mix and optional per-gear mixes."""
 
-    default: Weights = _weights(LOC_OUTCOMES, 25, 25, 50)
+    default: Weights = _DEFAULT_LOC_MIX
     per_gear: tuple[tuple[int, Weights], ...] = ()
 
     def for_gear(self, gear: int) -> Weights:
@@ -196,13 +199,20 @@ def _crash_draws(value: Any) -> tuple[tuple[int, ...], ...]:
     return tuple(rows)
 
 
+_FACES = HazardFaces()
+_ALLOWANCE = Allowance()
+_LOC_WEIGHTS = LocWeights()
+_CRASH_TOKENS = _weights(CRASH_TOKENS, 1, 1, 1, 2)
+_SHORTCUT_DRAW = _weights(SHORTCUT_TOKENS, 2, 1, 1)
+
+
 @dataclass(frozen=True)
 class RallyRules:
     """Every ``[param]`` of rallyman.md that belongs in a rally's ``rules`` object."""
 
-    hazard_faces: HazardFaces = param(HazardFaces(), check=HazardFaces.from_json)
+    hazard_faces: HazardFaces = field(default=_FACES, metadata={"check": HazardFaces.from_json})
     boost_enabled: bool = False
-    allowance: Allowance = param(Allowance(), check=Allowance.from_json)
+    allowance: Allowance = field(default=_ALLOWANCE, metadata={"check": Allowance.from_json})
     first_stage_order: str = param("entry", choices=("entry", "random"))
     later_stage_order: str = param("standings", choices=("standings", "entry", "random"))
     first_die_may_repeat_gear: bool = False
@@ -213,13 +223,15 @@ class RallyRules:
     tokens_carry_over: bool = False
     time_card_s: tuple[int, ...] = param((50, 40, 30, 20, 15, 10), check=_time_cards)
     loc_card_s: int = param(60, check=lambda v: as_int(v, minimum=1, maximum=3600))
-    loc_outcome_weights: LocWeights = param(LocWeights(), check=LocWeights.from_json)
+    loc_outcome_weights: LocWeights = field(
+        default=_LOC_WEIGHTS, metadata={"check": LocWeights.from_json}
+    )
     crash_draws: tuple[tuple[int, ...], ...] = param(
         ((0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 1), (0, 0, 1, 2), (0, 1, 2, 3), (0, 2, 3, 4)),
         check=_crash_draws,
     )
-    crash_token_weights: Weights = param(_weights(CRASH_TOKENS, 1, 1, 1, 2), check=_crash_tokens)
-    shortcut_draw: Weights = param(_weights(SHORTCUT_TOKENS, 2, 1, 1), check=_shortcut_draw)
+    crash_token_weights: Weights = field(default=_CRASH_TOKENS, metadata={"check": _crash_tokens})
+    shortcut_draw: Weights = field(default=_SHORTCUT_DRAW, metadata={"check": _shortcut_draw})
     repair_between_stages: bool = True
     max_turns_per_stage: int = param(60, check=lambda v: as_int(v, minimum=1, maximum=1000))
     super_rally: bool = True

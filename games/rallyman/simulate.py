@@ -114,7 +114,12 @@ def turn_order(state: StageState, cars: Sequence[CarState]) -> list[CarState]:
     track = state.track
     return sorted(
         cars,
-        key=lambda c: (-track.front[c.space], -c.gear, track.inside_rank[c.space], c.start_position),
+        key=lambda c: (
+            -track.front[c.space],
+            -c.gear,
+            track.inside_rank[c.space],
+            c.start_position,
+        ),
     )
 
 
@@ -185,15 +190,26 @@ def simulate_stage(
                 # RM-41 ruling: the simulator's guard against a stage that never ends.
                 car.retired, car.retire_reason, car.on_track = True, "max_turns", False
                 replay[-1]["retired"] = True
-    return StageRun(track.name, tuple(_result(c, rules, last_stage) for c in cars), rounds,
-                    tuple(replay))
+    return StageRun(
+        track.name, tuple(_result(c, rules, last_stage) for c in cars), rounds, tuple(replay)
+    )
 
 
 def _result(car: CarState, rules: RallyRules, last_stage: bool) -> CarRun:
     damage = (car.gear_damage, car.brake_damage, car.coast_damage)
     if not car.finished:
-        return CarRun(car.car, "retired", car.turns, None, car.cards, car.tokens, None, 0,
-                      car.retire_reason, damage)
+        return CarRun(
+            car.car,
+            "retired",
+            car.turns,
+            None,
+            car.cards,
+            car.tokens,
+            None,
+            0,
+            car.retire_reason,
+            damage,
+        )
     carry = rules.tokens_carry_over and not last_stage
     deducted = 0 if carry else car.tokens
     log = TurnLog(tuple(car.items), deducted)

@@ -1,4 +1,4 @@
-"""Formula D rule parameters (``rules/formula_d.md``): every ``[param]`` but ``points`` and ``laps``.
+"""Formula D rule parameters (``rules/formula_d.md``): every ``[param]`` but points and laps.
 
 ``points`` (FD-70) and ``rule_set`` are top-level championship settings and ``laps`` (FD-37) is set
 per race, so they are validated by :func:`resolve_points`, :data:`RULE_SETS` and :func:`check_laps`
@@ -9,6 +9,7 @@ and never live in :class:`FormulaDRules`. Under ``rule_set = advanced`` some def
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,9 +59,7 @@ class BlockingTable:
     @classmethod
     def from_json(cls, value: Any) -> BlockingTable:
         if not isinstance(value, dict) or set(value) != {"brakes", "tyres"}:
-            raise ParamError(
-                'Expected {"brakes": [...], "tyres": [...]}.', "blocking_table_shape"
-            )
+            raise ParamError('Expected {"brakes": [...], "tyres": [...]}.', "blocking_table_shape")
         brakes = as_int_tuple(value["brakes"], allow_empty=False)
         tyres = as_int_tuple(value["tyres"], allow_empty=False)
         if len(brakes) != len(tyres):
@@ -105,8 +104,9 @@ class DownshiftTable:
                 raise ParamError(
                     f"Entry {key} must map zone names to WP.", "downshift_table_zones", key=key
                 )
-            costs.append(tuple((zone, as_int(entry[zone], minimum=0)) for zone in ZONES
-                               if zone in entry))
+            costs.append(
+                tuple((zone, as_int(entry[zone], minimum=0)) for zone in ZONES if zone in entry)
+            )
         return cls(costs=tuple(costs))
 
 
@@ -244,7 +244,7 @@ def build_formula_d_rules(
 
 
 def resolve_points(value: Any = None) -> tuple[int, ...]:
-    """FD-70: a preset name or a list of non-negative, non-increasing integers; ``None`` = default."""
+    """FD-70: a preset name or a non-increasing list of non-negative integers (None: default)."""
     if value is None:
         return POINTS_PRESETS[DEFAULT_POINTS]
     if isinstance(value, str):
@@ -256,7 +256,7 @@ def resolve_points(value: Any = None) -> tuple[int, ...]:
             )
         return POINTS_PRESETS[value]
     table = as_int_tuple(value, minimum=0, allow_empty=False)
-    if any(a < b for a, b in zip(table, table[1:], strict=False)):
+    if any(a < b for a, b in itertools.pairwise(table)):
         raise ParamError("Points must not increase down the table.", "points_increasing")
     return table
 

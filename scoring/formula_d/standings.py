@@ -133,8 +133,9 @@ def compute_standings(
         # FD-74: discard the lowest totals, the earliest first among equals (stable choice).
         dropped_idx = sorted(range(count), key=lambda i: (totals[i], i))[:drop]
         kept = sum(t for i, t in enumerate(totals) if i not in dropped_idx)
-        results = tuple(e.position if e is not None and e.status == "finished" else None
-                        for e in entries)
+        results = tuple(
+            e.position if e is not None and e.status == "finished" else None for e in entries
+        )
         statuses = tuple("not_entered" if e is None else e.status for e in entries)
         wins = sum(1 for p in results if p == 1)
         key = (
@@ -158,16 +159,25 @@ def compute_standings(
         )
         rows.append((key, standing))
     rows.sort(key=lambda item: item[0])
-    ranked = tuple(
-        DriverStanding(i + 1, *_fields(s)[1:]) for i, (_, s) in enumerate(rows)
+    ranked = tuple(DriverStanding(i + 1, *_fields(s)[1:]) for i, (_, s) in enumerate(rows))
+    return Standings(
+        races[-1].number, ranked, _teams(drivers, races, by_race, points, rules, max_pos)
     )
-    return Standings(races[-1].number, ranked, _teams(drivers, races, by_race, points, rules,
-                                                      max_pos))
 
 
 def _fields(s: DriverStanding) -> tuple[Any, ...]:
-    return (s.rank, s.driver, s.name, s.team, s.points, s.wins, s.results, s.statuses,
-            s.race_totals, s.dropped)
+    return (
+        s.rank,
+        s.driver,
+        s.name,
+        s.team,
+        s.points,
+        s.wins,
+        s.results,
+        s.statuses,
+        s.race_totals,
+        s.dropped,
+    )
 
 
 def _countback(positions: Sequence[int], max_pos: int) -> tuple[int, ...]:

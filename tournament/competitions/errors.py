@@ -55,9 +55,25 @@ class ResolutionError(Exception):
         self.message = message
 
 
+def nested_lists(detail: Any) -> Any:
+    """Field errors of list items as lists (API.md: ``{"results": [{}, {"rider": [...]}]}``).
+
+    DRF keys list-item errors by index (``{1: {...}}``, a JSON object) for nested serializers
+    and ``ListField``s, while the game checks report lists; one endpoint must not answer both
+    shapes. Items without errors become ``{}``.
+    """
+    if isinstance(detail, dict):
+        if detail and all(isinstance(key, int) for key in detail):
+            return [nested_lists(detail.get(i, {})) for i in range(max(detail) + 1)]
+        return {key: nested_lists(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [nested_lists(item) for item in detail]
+    return detail
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError):
-        return Response(exc.payload(), status=exc.status_code)
+        return Response(nested_lists(exc.payload()), status=exc.status_code)
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
         return Response(detail, status=status.HTTP_400_BAD_REQUEST)
@@ -67,4 +83,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response({"detail": _("Invalid value.")}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Http404) and response is not None:
         response.data = {"detail": _("Not found.")}
+    elif response is not None and response.status_code == status.HTTP_400_BAD_REQUEST:
+        response.data = nested_lists(response.data)
     return response

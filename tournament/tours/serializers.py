@@ -7,6 +7,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from scoring.grand_tour import recommended_rest_days
 from tournament.clubs.models import Club
 from tournament.tours.models import Rider, Stage, Team, Tour
 from tournament.tours.setup import TourSetupSerializer
@@ -78,6 +79,7 @@ class StageSummarySerializer(serializers.ModelSerializer):
 class TourSerializer(serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     rest_days_after = serializers.SerializerMethodField()
+    rest_days_recommended = serializers.SerializerMethodField()
     stages = StageSummarySerializer(many=True)
     teams = TeamSerializer(many=True)
 
@@ -91,6 +93,7 @@ class TourSerializer(serializers.ModelSerializer):
             "seed",
             "rules",
             "rest_days_after",
+            "rest_days_recommended",
             "specialist_order",
             "stages",
             "teams",
@@ -100,6 +103,10 @@ class TourSerializer(serializers.ModelSerializer):
 
     def get_rest_days_after(self, tour: Tour) -> list[int]:
         return [s.number for s in tour.stages.all() if s.rest_day_after]
+
+    def get_rest_days_recommended(self, tour: Tour) -> int:
+        # GT-1.2: a hint shown beside the placement, never an error.
+        return recommended_rest_days(len(tour.stages.all()))
 
 
 class ResultRowSerializer(serializers.Serializer):

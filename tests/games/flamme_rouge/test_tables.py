@@ -46,9 +46,11 @@ def test_descent_floor() -> None:
 
 
 def test_descent_floor_then_ascent_cap() -> None:
-    # "aLu" : L = U U U D D D (7..12); "aHGu": H descent 7-8, G ascent 9-10.
-    assert move("aHGu", 7, 2) == (2, "du")  # floor 5, climb at offset 2 -> cap 5? no: k=2<=5
-    # (the cap keeps min(5, 5) = 5 ... but the climb starts at offset 2 so the cap is 5)
+    # "aHGu": H descent on 7-8, G ascent on 9-10. FR-29 order: floor first, then the cap.
+    assert move("aHGu", 7, 2) == (5, "d")  # floor 5; climb at offset 2 caps at 5: no change
+    assert move("aHGu", 7, 7) == (5, "u")
+    assert move("aHGu", 7, 5, StageRules(tour_mode=False, ascent_cap=3)) == (3, "u")
+    assert move("aHGu", 7, 2, StageRules(tour_mode=False, ascent_cap=3)) == (3, "du")
 
 
 def test_supply_floor() -> None:

@@ -1,0 +1,74 @@
+"""Entry point of the simulator: one race from a seed-derived ``random.Random``.
+
+The service calls ``simulate_race(circuit, entrants, laps=..., rules=...,
+rng=derive_rng(seed, "race", number))``; the outcome's ``submission()`` is what a scorekeeper
+would submit (FD-78) and ``replay_json()`` the per-move log.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from games.formula_d.circuit import Circuit, load_circuit
+from games.formula_d.dice import DiceSource, RandomDice
+from games.formula_d.errors import FormulaDError
+from games.formula_d.model import Entrant, RaceOutcome
+from games.formula_d.policy import AutoDriver
+from games.formula_d.race import DriverPolicy, Race
+from games.formula_d.track import Track
+from scoring.formula_d.rules import FormulaDRules, check_laps
+from scoring.params import ParamError
+
+_TRACKS: dict[Circuit, Track] = {}
+
+
+def track_for(circuit: Circuit) -> Track:
+    """The (shared, read-only) geometry of ``circuit``."""
+    track = _TRACKS.get(circuit)
+    if track is None:
+        track = _TRACKS[circuit] = Track(circuit)
+    return track
+
+
+def simulate_race(
+    circuit: Circuit | str,
+    entrants: Sequence[Entrant],
+    *,
+    laps: int,
+    rules: FormulaDRules | None = None,
+    rule_set: str = "basic",
+    rng: random.Random | None = None,
+    dice: DiceSource | None = None,
+    policy: DriverPolicy | None = None,
+) -> RaceOutcome:
+    """Play a whole race with automatic drivers; all randomness comes from ``rng`` (or ``dice``).
+
+    Raises :class:`FormulaDError` for a bad set-up (codes ``bad_laps``, ``too_many_cars``,
+    ``duplicate_driver``, ``unknown_circuit``, ``rule_set_unsupported``).
+    """
+    if rule_set != "basic":
+        raise FormulaDError(
+            "rule_set_unsupported",
+            "The simulator plays the basic rule set only; the advanced set is not implemented.",
+            rule_set=rule_set,
+        )
+    try:
+        check_laps(laps, rule_set)
+    except ParamError as exc:
+        raise FormulaDError("bad_laps", exc.message, laps=laps) from None
+    if isinstance(circuit, str):
+        circuit = load_circuit(circuit)
+    if dice is None:
+        if rng is None:
+            raise FormulaDError("no_randomness", "Pass rng (or dice) to simulate a race.")
+        dice = RandomDice(rng)
+    race = Race(
+        track_for(circuit),
+        entrants,
+        laps=laps,
+        rules=rules or FormulaDRules(),
+        dice=dice,
+        policy=policy or AutoDriver(),
+    )
+    return race.run()

@@ -1,0 +1,1 @@
+"""Server-rendered pages: public standings, scorekeeper forms, embeds and CSV exports."""

@@ -1,0 +1,359 @@
+"""Grand Tour presenter: a tour's rows and stored snapshots → the generic page components.
+
+Nothing here recomputes standings: every number comes from the snapshots the worker stored
+(``StageStandings.data``, the API's standings JSON) or, before stage 1 is resolved, from
+``competitions.services.standings``. All snapshots of a tour are read in one query, so a page
+costs the same number of queries for 2 stages as for 21.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from django.db.models import Count, Prefetch, Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from tournament.competitions import services
+from tournament.competitions.kinds import get_kind
+from tournament.competitions.models import Status
+from tournament.tours.models import Finish, Rider, RiderRole, Stage, StageStandings, Team, Tour
+from tournament.web import charts
+from tournament.web.access import visible_or_404
+from tournament.web.components import (
+    GAP,
+    NUMBER,
+    RANK,
+    TEXT,
+    TIME,
+    Award,
+    Cell,
+    Column,
+    CompetitionCard,
+    EventList,
+    EventRow,
+    Row,
+    Table,
+)
+
+JERSEY_OF = {"general": "yellow", "sprint": "green", "mountain": "polka_dot"}
+JERSEY_NAMES = {
+    "yellow": _("Yellow"),
+    "green": _("Green"),
+    "polka_dot": _("Polka Dot"),
+}
+CLASSIFICATIONS = {
+    "general": _("General classification"),
+    "sprint": _("Sprint classification"),
+    "mountain": _("Mountain classification"),
+    "team": _("Team classification"),
+    "tour_points": _("Tour Points"),
+}
+KIND_LABEL = _("Grand Tour")
+
+
+def tour_queryset() -> Any:
+    """Tours with what every tour page shows: club, stages (without results), teams, riders."""
+    return Tour.objects.select_related("club").prefetch_related(
+        Prefetch("stages", queryset=Stage.objects.order_by("number").defer("results")),
+        Prefetch(
+            "teams",
+            queryset=Team.objects.order_by("order").prefetch_related(
+                Prefetch("riders", queryset=Rider.objects.order_by("role"))
+            ),
+        ),
+    )
+
+
+def get_tour(pk: Any, user: Any) -> Tour:
+    """The tour with its set-up prefetched, if ``user`` may read it (else Http404)."""
+    return visible_or_404(tour_queryset(), pk, user)
+
+
+def load_snapshots(tour: Tour) -> dict[int, dict[str, Any]]:
+    """Every stored standings snapshot of ``tour`` up to its standings, in one query."""
+    if tour.standings_through is None:
+        return {}
+    rows = StageStandings.objects.filter(
+        competition=tour, number__lte=tour.standings_through
+    ).values_list("number", "data")
+    return dict(rows)
+
+
+def standings_after(tour: Tour, snapshots: dict[int, dict[str, Any]], after: int | None) -> Any:
+    """The standings JSON after stage ``after`` (None: the latest), from the loaded snapshots.
+
+    Before any stage is resolved the service builds the initial standings (start order of
+    stage 1); ``after`` outside 1..through raises InvalidInput as in the API.
+    """
+    if after is None and tour.standings_through in snapshots:
+        return snapshots[tour.standings_through]
+    if after is not None and after in snapshots and after <= (tour.standings_through or 0):
+        return snapshots[after]
+    return services.standings(kind=get_kind("tour"), competition=tour, after=after)
+
+
+@dataclass(frozen=True)
+class Names:
+    """Who is who, from the prefetched teams: riders' and teams' names, riders' teams."""
+
+    riders: dict[int, Rider]
+    teams: dict[int, Team]
+    team_index: dict[int, int]  # entry order, for chart colours
+
+    @classmethod
+    def of(cls, tour: Tour) -> Names:
+        teams = list(tour.teams.all())
+        return cls(
+            riders={r.pk: r for t in teams for r in t.riders.all()},
+            teams={t.pk: t for t in teams},
+            team_index={t.pk: i for i, t in enumerate(teams)},
+        )
+
+    def rider(self, rider_id: int | None) -> str:
+        rider = self.riders.get(rider_id) if rider_id is not None else None
+        return rider.name if rider is not None else ""
+
+    def team_of(self, rider_id: int) -> Team | None:
+        rider = self.riders.get(rider_id)
+        return self.teams.get(rider.team_id) if rider is not None else None
+
+    def team(self, team_id: int | None) -> str:
+        team = self.teams.get(team_id) if team_id is not None else None
+        return team.name if team is not None else ""
+
+
+def team_url(tour: Tour, team_id: int) -> str:
+    return reverse("web:team", args=[tour.pk, team_id])
+
+
+def with_after(url: str, after: int | None, latest: int | None) -> str:
+    """``url`` keeping the ``after_stage`` the reader chose (omitted for the latest)."""
+    if after is None or after == latest:
+        return url
+    return f"{url}?{urlencode({'after_stage': after})}"
+
+
+def classification_tables(
+    tour: Tour,
+    data: dict[str, Any],
+    names: Names,
+    *,
+    after: int | None = None,
+    highlight_team: int | None = None,
+) -> list[Table]:
+    """General, Sprint, Mountain, Team and Tour Points tables of one standings snapshot."""
+    wearing = {rider: name for name, rider in (data.get("jerseys") or {}).items() if rider}
+    latest = tour.standings_through
+
+    def csv(slug: str) -> str:
+        return with_after(reverse("web:tour-csv", args=[tour.pk, slug]), after, latest)
+
+    def rider_cells(row: dict[str, Any]) -> tuple[Cell, Cell]:
+        return (
+            Cell(row["name"], TEXT, icon=wearing.get(row["rider"])),
+            Cell(names.team(row["team"]), TEXT, href=team_url(tour, row["team"])),
+        )
+
+    rank, rider, team = (
+        Column("rank", pgettext_lazy("rank", "#"), RANK),
+        Column("rider", _("Rider"), TEXT),
+        Column("team", _("Team"), TEXT),
+    )
+    time, gap, points = (
+        Column("time", _("Time"), TIME),
+        Column("gap", _("Gap"), GAP),
+        Column("points", _("Points"), NUMBER),
+    )
+    tables = [
+        Table(
+            slug="general",
+            title=CLASSIFICATIONS["general"],
+            icon="yellow",
+            columns=(rank, rider, team, time, gap),
+            rows=tuple(
+                Row(
+                    (Cell(r["rank"], RANK), *rider_cells(r), Cell(r["time"], TIME),
+                     Cell(r["gap"], GAP)),
+                    highlight=r["team"] == highlight_team,
+                )
+                for r in data.get("general", [])
+            ),
+            csv_url=csv("general"),
+        )
+    ]
+    for slug in ("sprint", "mountain"):
+        tables.append(
+            Table(
+                slug=slug,
+                title=CLASSIFICATIONS[slug],
+                icon=JERSEY_OF[slug],
+                columns=(rank, rider, team, points),
+                rows=tuple(
+                    Row((Cell(r["rank"], RANK), *rider_cells(r), Cell(r["points"], NUMBER)),
+                        highlight=r["team"] == highlight_team)
+                    for r in data.get(slug, [])
+                ),
+                csv_url=csv(slug),
+            )
+        )
+    tables.append(
+        Table(
+            slug="team",
+            title=CLASSIFICATIONS["team"],
+            columns=(rank, team, time, gap),
+            rows=tuple(
+                Row(
+                    (Cell(r["rank"], RANK),
+                     Cell(r["name"], TEXT, href=team_url(tour, r["team"])),
+                     Cell(r["time"], TIME), Cell(r["gap"], GAP)),
+                    highlight=r["team"] == highlight_team,
+                )
+                for r in data.get("team", [])
+            ),
+            csv_url=csv("team"),
+        )
+    )
+    tables.append(
+        Table(
+            slug="tour_points",
+            title=CLASSIFICATIONS["tour_points"],
+            columns=(
+                rank,
+                team,
+                Column("podium", _("Podium"), NUMBER),
+                Column("rest_days", _("Rest Day"), NUMBER),
+                Column("classification", _("Classification"), NUMBER),
+                Column("total", _("Total"), NUMBER),
+            ),
+            rows=tuple(
+                Row(
+                    (Cell(r["rank"], RANK),
+                     Cell(r["name"], TEXT, href=team_url(tour, r["team"])),
+                     Cell(r["podium"], NUMBER), Cell(r["rest_days"], NUMBER),
+                     Cell(r["classification"], NUMBER), Cell(r["total"], NUMBER)),
+                    highlight=r["team"] == highlight_team,
+                )
+                for r in data.get("tour_points", [])
+            ),
+            csv_url=csv("tour_points"),
+        )
+    )
+    return tables
+
+
+def status_label(status: str) -> Any:
+    return Status(status).label if status in Status.values else status
+
+
+def stage_list(tour: Tour, snapshots: dict[int, dict[str, Any]], names: Names) -> EventList:
+    """Every stage with its status, winner and the jersey holders after it."""
+    rows = []
+    for stage in tour.stages.all():
+        snap = snapshots.get(stage.number)
+        podium = ((snap or {}).get("stage") or {}).get("podium") or []
+        jerseys = (snap or {}).get("jerseys") or {}
+        rows.append(
+            EventRow(
+                number=stage.number,
+                name=stage.name,
+                url=reverse("web:stage", args=[tour.pk, stage.number]),
+                status=stage.status,
+                status_label=status_label(stage.status),
+                note=Finish(stage.finish).label if stage.finish in Finish.values else "",
+                winner=names.rider(podium[0]) if podium else "",
+                holders=tuple(names.rider(jerseys.get(j)) for j in JERSEY_NAMES),
+                after_break=_("Rest Day") if stage.rest_day_after else "",
+            )
+        )
+    return EventList(
+        title=_("Stages"),
+        awards=tuple(Award(j, label, icon=j) for j, label in JERSEY_NAMES.items()),
+        rows=tuple(rows),
+        event_label=_("Stage"),
+    )
+
+
+def jersey_timeline(snapshots: dict[int, dict[str, Any]], through: int | None,
+                    names: Names) -> charts.Timeline | None:
+    """Who wore each jersey after each stage 1..through (GT-6.4)."""
+    events = [n for n in sorted(snapshots) if through is not None and n <= through]
+    if not events:
+        return None
+    lanes = [
+        (jersey, label, [names.rider((snapshots[n].get("jerseys") or {}).get(jersey))
+                         for n in events])
+        for jersey, label in JERSEY_NAMES.items()
+    ]
+    return charts.timeline(events, lanes)
+
+
+def gc_chart(snapshots: dict[int, dict[str, Any]], through: int | None,
+             names: Names) -> charts.LineChart | None:
+    """Each rider's GC position after each stage 1..through: team colour, sprinteur dashed."""
+    events = [n for n in sorted(snapshots) if through is not None and n <= through]
+    if not events:
+        return None
+    ranks: dict[int, dict[int, int]] = {}
+    for number in events:
+        for row in snapshots[number].get("general", []):
+            ranks.setdefault(row["rider"], {})[number] = row["rank"]
+    final = {row["rider"]: row["rank"] for row in snapshots[events[-1]].get("general", [])}
+    series = [
+        charts.Series(
+            label=names.rider(rider_id),
+            values=tuple(ranks[rider_id].get(n) for n in events),
+            colour=names.team_index.get(names.riders[rider_id].team_id, 0)
+            if rider_id in names.riders else 0,
+            dashed=rider_id in names.riders
+            and names.riders[rider_id].role == RiderRole.SPRINTEUR,
+        )
+        for rider_id in sorted(ranks, key=lambda r: final.get(r, 999))
+    ]
+    return charts.line_chart([str(n) for n in events], series)
+
+
+def start_order(data: dict[str, Any], names: Names) -> list[tuple[int, str, str]]:
+    """(team id, team name, player) in the order they place their riders next stage."""
+    order = data.get("next_start_order") or []
+    return [(t, names.team(t), names.teams[t].player if t in names.teams else "") for t in order]
+
+
+# --- listings (home and club pages) ----------------------------------------------------------
+
+
+def tour_cards(queryset: Any) -> list[CompetitionCard]:
+    """Cards for the tours of ``queryset`` (already filtered by visibility): one query."""
+    tours = queryset.select_related("club").annotate(
+        # distinct: visible_to() joins memberships, which would multiply the counted stages.
+        stage_count=Count("stages", distinct=True),
+        started=Count("stages", filter=Q(stages__version__gt=0), distinct=True),
+    )
+    cards = []
+    for tour in tours:
+        through = tour.standings_through or 0
+        if tour.stage_count and through >= tour.stage_count:
+            state, label = "finished", _("finished")
+        elif tour.started:
+            state, label = "running", _("running")
+        else:
+            state, label = "upcoming", _("upcoming")
+        cards.append(
+            CompetitionCard(
+                kind_label=KIND_LABEL,
+                name=tour.name,
+                url=reverse("web:tour", args=[tour.pk]),
+                club=tour.club.name,
+                club_url=reverse("web:club", args=[tour.club.slug]),
+                state=state,
+                state_label=label,
+                progress=_("%(done)s of %(total)s stages") % {"done": through,
+                                                               "total": tour.stage_count},
+                public=tour.public,
+                extra={"club_id": tour.club_id},
+            )
+        )
+    return cards

@@ -1,0 +1,63 @@
+"""Site-wide pages: home (clubs and their competitions, running first) and club pages."""
+
+from __future__ import annotations
+
+from itertools import groupby
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
+
+from tournament.clubs.models import Club, Membership
+from tournament.tours.models import Tour
+from tournament.web.components import sort_cards
+from tournament.web.grand_tour import tour_cards
+
+
+def _cards(user: Any, **filters: Any) -> list[Any]:
+    """Every competition ``user`` may see (tours now; championships and rallies add theirs)."""
+    return sort_cards(tour_cards(Tour.objects.visible_to(user).filter(**filters)))
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    """The clubs with their visible competitions; running competitions first in each club."""
+    cards = _cards(request.user)
+    by_club: dict[int, list[Any]] = {}
+    for card in cards:
+        by_club.setdefault(card.extra["club_id"], []).append(card)
+    clubs = list(Club.objects.order_by("name"))
+    running = [card for card in cards if card.state == "running"]
+    context = {
+        "running": running,
+        "clubs": [(club, by_club.get(club.pk, [])) for club in clubs],
+    }
+    return render(request, "web/home.html", context)
+
+
+@require_safe
+def club(request: HttpRequest, slug: str) -> HttpResponse:
+    """A club: its competitions, and for its members the member list and their role."""
+    club = get_object_or_404(Club, slug=slug)
+    cards = _cards(request.user, club=club)
+    members: list[Membership] = []
+    role = None
+    if request.user.is_authenticated:
+        members = list(
+            Membership.objects.filter(club=club).select_related("user").order_by("user__username")
+        )
+        role = next((m.role for m in members if m.user_id == request.user.pk), None)
+        if request.user.is_superuser and role is None:
+            role = "organiser"
+    groups = [
+        (state, list(items)) for state, items in groupby(cards, key=lambda card: card.state)
+    ]
+    context = {
+        "club": club,
+        "groups": groups,
+        "cards": cards,
+        "members": members if role is not None else [],
+        "role": role,
+    }
+    return render(request, "web/club.html", context)
