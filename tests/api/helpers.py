@@ -61,3 +61,42 @@ def submit(client: Client, tour_id: int, number: int, rows: list[dict[str, Any]]
            **body: Any) -> Any:
     return client.post(f"/api/tours/{tour_id}/stages/{number}/results/",
                        {"results": rows, **body}, format="json")
+
+
+def engine_setup(detail: dict[str, Any]) -> Any:
+    """The engine's TourSetup built from the API's tour detail (not from our loading code)."""
+    from scoring.grand_tour import Rider, Team, TourSetup
+
+    return TourSetup(
+        seed=detail["seed"],
+        teams=tuple(
+            Team(id=t["id"], name=t["name"],
+                 riders=tuple(Rider(id=r["id"], name=r["name"], team_id=t["id"], role=r["role"])
+                              for r in t["riders"]))
+            for t in detail["teams"]
+        ),
+        stage_count=len(detail["stages"]),
+        rest_days_after=frozenset(detail["rest_days_after"]),
+    )
+
+
+def fresh_standings(detail: dict[str, Any], stages: list[list[dict[str, Any]]]) -> list[Any]:
+    """Standings JSON after each stage, computed afresh by the engine from ``stages``' rows."""
+    from scoring.grand_tour import (
+        GrandTourRules,
+        RiderResult,
+        StageResults,
+        compute_standings,
+        standings_to_json,
+    )
+    from scoring.params import build_rules, field_names
+
+    names = field_names(GrandTourRules)
+    rules, errors = build_rules(GrandTourRules,
+                                {k: v for k, v in detail["rules"].items() if k in names})
+    assert not errors
+    results = [
+        StageResults(number=n, rows=tuple(RiderResult(**row) for row in rows))
+        for n, rows in enumerate(stages, start=1)
+    ]
+    return [standings_to_json(s) for s in compute_standings(engine_setup(detail), results, rules)]

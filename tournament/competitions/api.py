@@ -14,7 +14,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournament.competitions import services
+from tournament.competitions import services, simulation
 from tournament.competitions.access import WRITE_ROLES, require_role
 from tournament.competitions.errors import InvalidInput, VersionConflict
 from tournament.competitions.kinds import GameKind, get_kind
@@ -78,6 +78,22 @@ class CompetitionActions:
                 {"detail": "version conflict", "current": current}, status=status.HTTP_409_CONFLICT
             )
         return self.event_response(event, status.HTTP_202_ACCEPTED)
+
+    def simulate_response(self, request: Request, pk: Any, number: Any) -> Response:
+        """Queue the engine for this event (202 with the event as it stands)."""
+        competition = self.get_object()  # type: ignore[attr-defined]
+        event = self.get_event(competition, number)
+        require_role(request.user, competition.club_id, WRITE_ROLES)
+        simulation.request_simulation(kind=self.kind, competition=competition, event=event,
+                                      by=request.user)
+        return self.event_response(event, status.HTTP_202_ACCEPTED)
+
+    def replay_response(self, request: Request, pk: Any, number: Any) -> Response:
+        competition = self.get_object()  # type: ignore[attr-defined]
+        replay = simulation.replay_of(kind=self.kind, event=self.get_event(competition, number))
+        if replay is None:
+            raise Http404
+        return Response(replay)
 
     def standings_response(self, request: Request, pk: Any) -> HttpResponse | Response:
         param = self.kind.after_param

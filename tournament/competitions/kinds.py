@@ -44,6 +44,21 @@ class GameKind(ABC):
     def initial_standings(self, competition: Any) -> dict[str, Any]:
         """Standings JSON before any event is resolved."""
 
+    def check_simulable(self, competition: Any, event: Any) -> None:
+        """Raise InvalidInput when the event lacks what its simulation needs."""
+        from django.utils.translation import gettext as _
+
+        from tournament.competitions.errors import InvalidInput
+
+        raise InvalidInput({"detail": _("This event cannot be simulated.")})
+
+    def simulate(self, competition: Any, event: Any) -> tuple[list[dict[str, Any]], Any]:
+        """Play the event: (result rows as a scorekeeper would submit them, replay log).
+
+        Raise ResolutionError(number, message) when the engine cannot play it.
+        """
+        raise NotImplementedError
+
 
 _REGISTRY: dict[str, GameKind] = {}
 

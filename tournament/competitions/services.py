@@ -171,7 +171,7 @@ def _recompute_from(
         try:
             kind.validate_results(competition, event, list(event.results))
         except InvalidInput as exc:
-            failed_at, message = i, _flatten(exc.detail)
+            failed_at, message = i, flatten_errors(exc.detail)
             break
     computed_until = failed_at if failed_at is not None else chain_end
     try:
@@ -218,17 +218,17 @@ def _recompute_from(
     return "resolved"
 
 
-def _flatten(detail: Any) -> str:
+def flatten_errors(detail: Any) -> str:
     """One readable line from nested field errors, for an event's ``error``."""
     if isinstance(detail, dict):
         parts = []
         for key, value in detail.items():
-            text = _flatten(value)
+            text = flatten_errors(value)
             if text:
                 parts.append(text if key in ("detail", "non_field_errors") else f"{key}: {text}")
         return "; ".join(parts)
     if isinstance(detail, list):
-        return "; ".join(t for t in (_flatten(v) for v in detail) if t)
+        return "; ".join(t for t in (flatten_errors(v) for v in detail) if t)
     return str(detail)
 
 

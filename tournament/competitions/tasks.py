@@ -43,6 +43,20 @@ def resolve_event_task(self, kind_label: str, event_id: int) -> str:  # type: ig
         raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
 
 
+@shared_task(acks_late=True, reject_on_worker_lost=True)
+def simulate_event_task(
+    kind_label: str, event_id: int, user_id: int | None, version: int | None = None
+) -> str:
+    """Play an event with the engine and submit its results (then resolved as usual)."""
+    from django.contrib.auth import get_user_model
+
+    from tournament.competitions.simulation import simulate_event
+
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
+    event = simulate_event(kind=get_kind(kind_label), event_id=event_id, by=user, version=version)
+    return "submitted" if event is not None else "skipped"
+
+
 @shared_task(acks_late=True)
 def sweep_pending() -> int:
     """Queue every event left ``submitted`` (a broker outage at submission, a lost task)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -131,3 +132,15 @@ class TourViewSet(
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, pk: Any = None) -> Response:
         return self.standings_response(request, pk)
+
+    @extend_schema(request=None, responses={202: StageDetailSerializer})
+    @action(detail=True, methods=["post"], url_path=f"stages/{NUMBER}/simulate")
+    def simulate(self, request: Request, pk: Any = None, number: Any = None) -> Response:
+        """Play the stage with automatic riders on a worker (needs the stage's course)."""
+        return self.simulate_response(request, pk, number)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get"], url_path=f"stages/{NUMBER}/replay")
+    def replay(self, request: Request, pk: Any = None, number: Any = None) -> Response:
+        """The simulator's per-round log (FR-73); 404 when the stage was not simulated."""
+        return self.replay_response(request, pk, number)

@@ -7,6 +7,14 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.flamme_rouge import (
+    FlammeRougeError,
+    RiderEntry,
+    Stack,
+    StageSetup,
+    TeamEntry,
+    simulate_stage,
+)
 from scoring.grand_tour import (
     StageSpec,
     compute_standings,
@@ -14,9 +22,16 @@ from scoring.grand_tour import (
     standings_to_json,
     validate_stage_results,
 )
-from tournament.competitions.errors import InvalidInput
+from tournament.competitions import services
+from tournament.competitions.errors import InvalidInput, ResolutionError
 from tournament.competitions.kinds import GameKind
-from tournament.tours.loading import gt_rules, rider_results, stage_results, tour_setup
+from tournament.tours.loading import (
+    gt_rules,
+    rider_results,
+    stage_results,
+    stage_rules,
+    tour_setup,
+)
 from tournament.tours.messages import issues_to_errors
 from tournament.tours.models import Stage, StageResultVersion, StageStandings, Team, Tour
 
@@ -65,6 +80,55 @@ class GrandTourKind(GameKind):
     def initial_standings(self, competition: Any) -> dict[str, Any]:
         setup = load_setup(competition)
         return standings_to_json(initial_standings(setup, gt_rules(competition.rules)))
+
+    def check_simulable(self, competition: Any, event: Any) -> None:
+        if not event.course:
+            raise InvalidInput(
+                {"course": [_("This stage has no course, so it cannot be simulated.")]}
+            )
+
+    def simulate(self, competition: Any, event: Any) -> tuple[list[dict[str, Any]], Any]:
+        """Play the stage with the Flamme Rouge engine from the published standings."""
+        before = (
+            services.standings(kind=self, competition=competition, after=event.number - 1)
+            if event.number > 1
+            else self.initial_standings(competition)
+        )
+        carried = {row["rider"]: row["cards"] for row in before["exhaustion"]}
+        teams = Team.objects.filter(tour=competition).prefetch_related("riders").order_by("order")
+        setup = StageSetup(
+            course=event.course,
+            teams=tuple(
+                TeamEntry(
+                    id=team.pk,
+                    riders=tuple(
+                        # Unknown counts start at 0 carried cards (grand_tour.md, vocabulary).
+                        RiderEntry(
+                            id=r.pk,
+                            role=r.role,
+                            specialist=r.specialist or None,
+                            exhaustion=carried.get(r.pk) or 0,
+                        )
+                        for r in sorted(team.riders.all(), key=lambda r: r.role != "rouleur")
+                    ),
+                )
+                for team in teams
+            ),
+            stacks=tuple(
+                Stack(id=s["id"], type=s["type"], side=s["side"], square=s["square"])
+                for s in event.stacks
+            ),
+            # FR-18: the order the standings published (GT-10), never a fresh draw.
+            placement_order=tuple(before["next_start_order"]),
+            dummy_teams=gt_rules(competition.rules).dummy_teams,
+            rules=stage_rules(competition.rules),
+            number=event.number,
+        )
+        try:
+            outcome = simulate_stage(setup, competition.seed)
+        except FlammeRougeError as exc:
+            raise ResolutionError(event.number, exc.message) from exc
+        return outcome.submission(), outcome.to_json()
 
 
 def _normalise(row: dict[str, Any]) -> dict[str, Any]:

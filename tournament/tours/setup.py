@@ -13,6 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from games.flamme_rouge.cards import SPECIALISTS
 from games.flamme_rouge.rules import StageRules
 from games.flamme_rouge.track import CourseError, parse_course
 from scoring.grand_tour.rules import GrandTourRules
@@ -22,21 +23,8 @@ from tournament.tours.loading import ALL_PARAMS, FR_PARAMS, GT_PARAMS
 MAX_STAGES = 21  # GT-1.1
 MIN_TEAMS = 2
 
-# FR-63: the base deck each Specialist replaces cards of (R = Rouleur, S = Sprinteur).
-SPECIALIST_BASE = {
-    "baroudeur": "rouleur",
-    "flandrien": "rouleur",
-    "grimpeur": "rouleur",
-    "domestique": "rouleur",
-    "super_rouleur": "rouleur",
-    "puncheur": "rouleur",
-    "descender": "sprinteur",
-    "polyvalent": "sprinteur",
-    "mountaineer": "sprinteur",
-    "squirrel": "sprinteur",
-    "super_sprinteur": "sprinteur",
-    "flahute": "sprinteur",
-}
+# FR-63: the base deck each Specialist replaces cards of (rouleur or sprinteur).
+SPECIALIST_BASE = {name: spec[0] for name, spec in SPECIALISTS.items()}
 DUMMY_RIDERS = {"none": 0, "peloton": 2, "muscle": 2, "both": 4}
 
 

@@ -147,7 +147,8 @@ class Timeline:
     lanes: tuple[Lane, ...]
     x_ticks: tuple[tuple[float, str], ...]
     events: tuple[int, ...]
-    holders: tuple[tuple[Any, tuple[str, ...]], ...]  # (lane label, holder per event): the table
+    labels: tuple[Any, ...]  # lane labels: the data table's columns
+    table: tuple[tuple[int, tuple[str, ...]], ...]  # (event, holder per lane): its rows
 
 
 def timeline(
@@ -187,7 +188,11 @@ def timeline(
         lanes=tuple(built),
         x_ticks=x_ticks,
         events=tuple(events),
-        holders=tuple((label, tuple(holders)) for _, label, holders in lanes),
+        labels=tuple(label for _, label, _ in lanes),
+        table=tuple(
+            (event, tuple(holders[i] for _, _, holders in lanes))
+            for i, event in enumerate(events)
+        ),
     )
 
 

@@ -74,7 +74,11 @@ def test_errors() -> None:
     with pytest.raises(SetupError) as info:
         build_deck("rouleur", "flahute")
     assert info.value.code == "specialist_wrong_role"
-    assert info.value.params == {"specialist": "flahute", "role": "rouleur", "expected": "sprinteur"}
+    assert info.value.params == {
+        "specialist": "flahute",
+        "role": "rouleur",
+        "expected": "sprinteur",
+    }
     with pytest.raises(SetupError) as info:
         build_deck("peloton", None)
     assert info.value.code == "unknown_role"

@@ -25,8 +25,9 @@ def test_fr50_timing_example() -> None:
     tables = tables_for("abcdefghijklmnopqrstu", StageRules())
     last = tables.last
     fronts = pack_fronts(find_packs([last - 2, last + 1, last + 4, last + 5]))
-    seconds = {name: tables.timing[fronts[last + k] - last] for name, k in
-               (("A", 5), ("B", 4), ("C", 1))}
+    seconds = {
+        name: tables.timing[fronts[last + k] - last] for name, k in (("A", 5), ("B", 4), ("C", 1))
+    }
     assert seconds == {"A": 10, "B": 10, "C": 50}
     # Round 15: D 6 past and E 5 past are one pack: both 0 seconds plus their minute.
     fronts = pack_fronts(find_packs([last + 5, last + 6]))
@@ -139,8 +140,15 @@ def test_submission_drops_dummies() -> None:
     rows = outcome.submission()
     assert [r["position"] for r in rows] == list(range(1, 7))
     assert {r["rider"] for r in rows} == {11, 12, 21, 22, 31, 32}
-    assert list(rows[0]) == ["rider", "position", "minutes", "seconds", "sprint_points",
-                             "mountain_points", "exhaustion"]
+    assert list(rows[0]) == [
+        "rider",
+        "position",
+        "minutes",
+        "seconds",
+        "sprint_points",
+        "mountain_points",
+        "exhaustion",
+    ]
     players = [r for r in outcome.riders if not r.is_dummy]
     assert [r["rider"] for r in rows] == [r.rider_id for r in players]
 
@@ -206,7 +214,10 @@ def test_max_rounds() -> None:
         ({"course": "abxu"}, "course_unknown_tile"),
         ({"course": "abc"}, "course_no_finish"),
         ({"course": "Abcu", "count": 5}, "too_many_riders"),
-        ({"course": 1, "count": 4, "dummies": "both", "order": None, "extra": 2}, "too_many_riders"),
+        (
+            {"course": 1, "count": 4, "dummies": "both", "order": None, "extra": 2},
+            "too_many_riders",
+        ),
         ({"r11": {"specialist": "climber"}}, "unknown_specialist"),
         ({"r12": {"specialist": "grimpeur"}}, "specialist_wrong_role"),
         ({"r11": {"exhaustion": -1}}, "invalid_exhaustion"),

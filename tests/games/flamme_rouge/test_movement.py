@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -140,14 +142,17 @@ def test_slipstream_moves_riders_in_lane_order() -> None:
 @given(st.lists(st.integers(1, 20), min_size=1, max_size=12))
 def test_slipstream_properties(squares: list[int]) -> None:
     board = Board(flat(22))
-    riders = [board.put(sq, 1) if board.cnt[sq] == 0 else board.put(sq, 2) for sq in squares
-              if board.cnt[sq] < 2]
+    riders = [
+        board.put(sq, 1) if board.cnt[sq] == 0 else board.put(sq, 2)
+        for sq in squares
+        if board.cnt[sq] < 2
+    ]
     before = list(board.pos)
     gained = board.slip([True] * 23)
     occupied = sorted(set(board.pos))
     # Nobody moves backwards, gains match positions, and no one-square gap is left.
     assert all(board.pos[r] - before[r] == gained.get(r, 0) >= 0 for r in riders)
-    assert not any(b - a == 2 for a, b in zip(occupied, occupied[1:], strict=False))
+    assert not any(b - a == 2 for a, b in pairwise(occupied))
     assert sum(board.cnt) == len(riders)
 
 
@@ -165,8 +170,13 @@ def test_tokens_with_several_riders_in_one_round() -> None:
     start = [5, 6, 9, 11, 3]
     reach = [13, 12, 10, 14, 9]
     awarded = award_tokens(stacks, order, start, reach, [True] * 5)
-    assert awarded == [(0, "s1", 4, 0), (1, "s1", 3, 0), (2, "s1", 2, 0), (0, "s2", 3, 1),
-                       (1, "s2", 1, 1)]
+    assert awarded == [
+        (0, "s1", 4, 0),
+        (1, "s1", 3, 0),
+        (2, "s1", 2, 0),
+        (0, "s2", 3, 1),
+        (1, "s2", 1, 1),
+    ]
     assert stacks[0][1] == [] and stacks[1][1] == []
 
 

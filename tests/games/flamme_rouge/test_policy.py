@@ -29,8 +29,21 @@ def choose(
     proj[own + 1] += 1
     for square in others:
         proj[square] += 1
-    k = choose_card(hand, VALUES, start, tables.dest[start], tables.last, sprinting, hold,
-                    tables.terrain[start], proj, own, tables.slip_ok, list(stacks), WEIGHTS)
+    k = choose_card(
+        hand,
+        VALUES,
+        start,
+        tables.dest[start],
+        tables.last,
+        sprinting,
+        hold,
+        tables.terrain[start],
+        proj,
+        own,
+        tables.slip_ok,
+        list(stacks),
+        WEIGHTS,
+    )
     return hand[k]
 
 

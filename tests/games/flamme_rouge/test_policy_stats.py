@@ -30,9 +30,10 @@ def test_slipstream_used_and_no_nine_wasted_on_an_ascent() -> None:
     values = card_values(3)
     mountain = official_course(3).small
     tables = tables_for(mountain, StageRules())
-    slipped = wasted = nines_on_ascent = 0
+    wasted = nines_on_ascent = stages_with_slip = 0
     for seed in range(100):
         outcome = simulate_stage(setup(mountain, 4), seed)
+        slipped = 0
         for entry in outcome.log["rounds"]:
             for row in entry["riders"]:
                 slipped += row[COL["slip"]] > 0
@@ -46,5 +47,6 @@ def test_slipstream_used_and_no_nine_wasted_on_an_ascent() -> None:
                     values[c] < values[played] and tables.dest[start][values[c]] == move
                     for c in drawn
                 )
-    assert slipped > 1000, slipped
+        stages_with_slip += slipped > 0
+    assert stages_with_slip >= 95, stages_with_slip
     assert wasted == 0, (wasted, nines_on_ascent)

@@ -46,7 +46,11 @@ def test_round_trip_through_json() -> None:
         ({"exhaustion_supply": -1}, "exhaustion_supply", "min_value"),
         ({"wide_finish_flat": [1, 6]}, "wide_finish_flat", "wide_finish_shape"),
         ({"wide_finish_flat": {"before": 1}}, "wide_finish_flat", "wide_finish_keys"),
-        ({"wide_finish_flat": {"before": 1, "past": 6, "x": 1}}, "wide_finish_flat", "wide_finish_keys"),
+        (
+            {"wide_finish_flat": {"before": 1, "past": 6, "x": 1}},
+            "wide_finish_flat",
+            "wide_finish_keys",
+        ),
         ({"wide_finish_ascent": {"before": 0, "past": 5}}, "wide_finish_ascent", "min_value"),
         ({"timing_flat": [50, 50, 30, 20, 10, 0]}, "timing_flat", "timing_decreasing"),
         ({"policy_weights": [1, 2]}, "policy_weights", "weights_length"),
@@ -73,6 +77,7 @@ def test_fr13_wide_finish_must_match_timing() -> None:
     _, errors = build_rules(StageRules, {"timing_ascent": [30, 20, 10, 0]})
     assert [e.code for e in errors["wide_finish_ascent"]] == ["wide_finish_timing_mismatch"]
     rules, errors = build_rules(
-        StageRules, {"timing_ascent": [30, 20, 10, 0], "wide_finish_ascent": {"before": 2, "past": 4}}
+        StageRules,
+        {"timing_ascent": [30, 20, 10, 0], "wide_finish_ascent": {"before": 2, "past": 4}},
     )
     assert errors == {} and rules.wide_finish_ascent == WideFinish(2, 4)

@@ -72,9 +72,7 @@ def test_last_before_line_and_squares_past() -> None:
     assert course.square(8).role == "f" and course.square(7).role == ""
 
 
-@pytest.mark.parametrize(
-    ("text", "capacity"), [("abu", 10), ("Abu", 8), ("^1bu", 15), ("1bu", 12)]
-)
+@pytest.mark.parametrize(("text", "capacity"), [("abu", 10), ("Abu", 8), ("^1bu", 15), ("1bu", 12)])
 def test_start_capacity(text: str, capacity: int) -> None:
     assert parse_course(text).start_capacity == capacity
 

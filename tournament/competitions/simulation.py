@@ -1,0 +1,114 @@
+"""Simulated events: the game engine plays an event and its results go through the workflow.
+
+A simulation is requested (checked at once: 400/409), played by a worker, and stored as a result
+version with ``source = simulated`` and the engine's replay log; from there it resolves exactly
+like submitted results. The engine's randomness derives from the competition's seed and the
+event number, so simulating again the same event on the same standings gives the same result.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament.competitions import services
+from tournament.competitions.errors import (
+    Conflict,
+    InvalidInput,
+    ResolutionError,
+    VersionConflict,
+)
+from tournament.competitions.kinds import GameKind
+from tournament.competitions.models import Source, Status
+
+log = logging.getLogger(__name__)
+
+
+class SimulationUnavailable(InvalidInput):
+    """400: the event cannot be simulated (no course or layout)."""
+
+
+def check_simulation(*, kind: GameKind, competition: Any, event: Any) -> None:
+    """Raise InvalidInput / Conflict when ``event`` cannot be simulated now.
+
+    Simulating event k needs the standings after event k-1 (start order, carried state), so every
+    earlier event must be resolved.
+    """
+    kind.check_simulable(competition, event)
+    earlier = kind.event_model.objects.filter(competition=competition, number__lt=event.number)
+    waiting = earlier.exclude(status=Status.RESOLVED).order_by("number").first()
+    if waiting is not None:
+        raise Conflict(
+            _("%(event)s is not resolved yet; a simulation starts from the standings after it.")
+            % {"event": kind.event_label(waiting.number)}
+        )
+
+
+def request_simulation(*, kind: GameKind, competition: Any, event: Any, by: Any) -> None:
+    """Check, then queue the simulation for a worker once the transaction commits."""
+    from tournament.competitions.tasks import simulate_event_task
+
+    check_simulation(kind=kind, competition=competition, event=event)
+    user_id = by.pk if getattr(by, "is_authenticated", False) else None
+    # The version seen now guards a redelivered task from storing the simulation twice.
+    version = event.version
+    transaction.on_commit(
+        lambda: simulate_event_task.delay(kind.label, event.pk, user_id, version), robust=True
+    )
+
+
+def simulate_event(*, kind: GameKind, event_id: int, by: Any, version: int | None = None) -> Any:
+    """Play the event with the engine and submit its results (the worker's job).
+
+    Returns the updated event, or None when the event changed since the request in a way that
+    makes the simulation moot (an earlier event no longer resolved).
+    """
+    event = kind.event_model.objects.select_related("competition").get(pk=event_id)
+    competition = event.competition
+    if version is not None and event.version != version:
+        return None  # already stored by an earlier delivery, or superseded by a submission
+    try:
+        check_simulation(kind=kind, competition=competition, event=event)
+    except (InvalidInput, Conflict) as exc:
+        log.warning("simulation of %s %s skipped: %s", kind.label, event_id, exc)
+        return None
+    try:
+        rows, replay = kind.simulate(competition, event)
+    except ResolutionError as exc:
+        _record_failure(kind, event, exc.message)
+        return None
+    try:
+        return services.submit_results(
+            kind=kind,
+            competition_id=competition.pk,
+            number=event.number,
+            rows=rows,
+            by=by,
+            source=Source.SIMULATED,
+            replay=replay,
+            expected_version=version,
+        )
+    except VersionConflict:
+        return None
+
+
+def _record_failure(kind: GameKind, event: Any, message: str) -> None:
+    """An engine failure: an event without results becomes ``failed``; results stay otherwise."""
+    fields: dict[str, Any] = {"error": message}
+    if event.version == 0:
+        fields["status"] = Status.FAILED
+    kind.event_model.objects.filter(pk=event.pk).update(**fields)
+
+
+def replay_of(*, kind: GameKind, event: Any) -> Any:
+    """The replay log of the event's current version, or None if it was not simulated."""
+    if event.version == 0 or event.source != Source.SIMULATED:
+        return None
+    return (
+        kind.version_model.objects.filter(event=event, number=event.version)
+        .values_list("replay", flat=True)
+        .first()
+    )
