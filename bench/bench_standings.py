@@ -17,6 +17,7 @@ import os
 import random
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -183,9 +184,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10, help="duration of each load run")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--port", type=int, default=0, help="default: a free port")
     args = parser.parse_args()
 
+    if not args.port:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            args.port = probe.getsockname()[1]
     ensure_database(os.environ["DATABASE_URL"])
     tour_id, resolve_times, correction = build_tour(args.stages, args.teams)
     standings_path = f"/api/tours/{tour_id}/standings/"

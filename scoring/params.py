@@ -112,7 +112,9 @@ def _convert(field: dataclasses.Field[Any], hint: Any, value: Any) -> Any:
     raise TypeError(f"no converter for {field.name}: {hint!r}")  # a programming error
 
 
-def build_rules(cls: type[T], data: Mapping[str, Any] | None) -> tuple[T, dict[str, list[ParamError]]]:
+def build_rules(
+    cls: type[T], data: Mapping[str, Any] | None
+) -> tuple[T, dict[str, list[ParamError]]]:
     """Build ``cls`` from defaults overridden by ``data``.
 
     Returns the rules and a mapping ``{name: [errors]}``; unknown keys are reported as errors too.

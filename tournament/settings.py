@@ -93,7 +93,7 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'podium.sqlite3'}",
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
-        conn_health_checks=True,
+        conn_health_checks=env_bool("DATABASE_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -132,6 +132,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-pending-results": {
         "task": "tournament.competitions.tasks.sweep_pending",
         "schedule": timedelta(seconds=env_int("PODIUM_SWEEP_SECONDS", 60)),
+    },
+    "purge-idempotency-keys": {
+        "task": "tournament.competitions.tasks.purge_idempotency_keys",
+        "schedule": timedelta(hours=1),
     },
 }
 # A stage left `submitted` longer than this is re-queued by the sweeper.

@@ -289,9 +289,24 @@ def _zig_allowed(
 def _collapse(
     ctx: MoveContext, roll: int, ends: list[tuple[_State, int, str]], forced: int
 ) -> list[MoveOption]:
-    best: dict[Pos, tuple[tuple[int, int, int], MoveOption]] = {}
+    # Keep the cheapest way to each end space (options are built for the winners only).
+    best: dict[Pos, tuple[tuple[int, int, int], _State, int, str]] = {}
     for state, depth, terminal in ends:
-        option = MoveOption(
+        key = state.pos
+        if terminal == "finish":
+            key, braked = (-2, 0, 0), 0  # every finishing path is the same outcome
+        elif terminal == "out":
+            key, braked = (-3, 0, 0), 0
+        elif terminal == "box" or state.pos[0] == PIT:
+            braked = 0
+        else:
+            braked = roll - depth
+        rank = (1 if terminal == "out" else 0, braked + state.over, len(state.danger))
+        old = best.get(key)
+        if old is None or rank < old[0]:
+            best[key] = (rank, state, depth, terminal)
+    options = [
+        MoveOption(
             end=state.pos,
             steps=depth,
             roll=roll,
@@ -308,14 +323,7 @@ def _collapse(
             police=state.police,
             forced=forced,
         )
-        braked = option.braked
-        rank = (1 if option.overshoot_out else 0, braked + state.over, len(state.danger))
-        key = state.pos
-        if terminal == "finish":
-            key = (-2, 0, 0)  # every finishing path is the same outcome
-        elif terminal == "out":
-            key = (-3, 0, 0)
-        old = best.get(key)
-        if old is None or rank < old[0]:
-            best[key] = (rank, option)
-    return [opt for _, opt in sorted(best.values(), key=lambda item: (item[1].steps, item[1].end))]
+        for _, state, depth, terminal in best.values()
+    ]
+    options.sort(key=lambda o: (o.steps, o.end))
+    return options

@@ -107,7 +107,8 @@ class AutoDriver:
             laps_left = 1  # WP come back at the pit stop
         to_go = laps_left * track.nominal_lap - self._lap_progress(race, car)
         corners_left = max(0.5, 10.0 * to_go / track.nominal_lap)
-        return 0.6 + 2.2 * corners_left / max(car.wp - 1, 0.5)
+        # Rounded to quarters so that memoised gear choices are reused (still deterministic).
+        return round(4.0 * (1.0 + 4.0 * corners_left / max(car.wp - 1, 0.5))) / 4.0
 
     def _lap_progress(self, race: Race, car: Car) -> float:
         # Nominal distance since the finish line.

@@ -15,14 +15,11 @@ from games.rallyman.dice import Chance, RandomChance, ScriptedChance
 from games.rallyman.engine import (
     CarState,
     Plan,
-    RollState,
     StageState,
     Step,
     TurnContext,
-    TurnRecord,
     check_plan,
     make_context,
-    play_turn,
 )
 from games.rallyman.errors import PlanError, RallymanError
 from games.rallyman.layout import (
@@ -48,6 +45,7 @@ from games.rallyman.policy import AutoDriver, Profile
 from games.rallyman.rules import RallyRules, parse_rules
 from games.rallyman.simulate import CarEntry, CarRun, Driver, StageRun, simulate_stage, turn_order
 from games.rallyman.track import Track, build_track
+from games.rallyman.turn import RollState, TurnRecord, play_turn, return_after_crash
 
 __all__ = [
     "SAMPLE_STAGES",
@@ -89,6 +87,7 @@ __all__ = [
     "parse_log",
     "parse_rules",
     "play_turn",
+    "return_after_crash",
     "sample_document",
     "simulate_stage",
     "turn_order",

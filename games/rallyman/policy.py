@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.rallyman.engine import ROLL, SECURE, STOP, Plan, RollState, Step, TurnContext
+from games.rallyman.engine import Plan, Step, TurnContext
 from games.rallyman.track import CORNER, FINISH, SHORTCUT, Track
+from games.rallyman.turn import ROLL, SECURE, STOP, RollState
 
 RED = 3  # index of "red" in DANGER_LEVELS
 NO_GEAR = -1

@@ -13,21 +13,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.rallyman.dice import Chance, RandomChance
-from games.rallyman.engine import (
-    CarState,
-    Plan,
-    RollState,
-    StageState,
-    TurnContext,
-    make_context,
-    play_turn,
-    return_after_crash,
-)
+from games.rallyman.engine import CarState, Plan, StageState, TurnContext, make_context
 from games.rallyman.errors import RallymanError
 from games.rallyman.notation import TurnLog
 from games.rallyman.policy import AutoDriver
 from games.rallyman.rules import RallyRules
 from games.rallyman.track import Track
+from games.rallyman.turn import RollState, play_turn, return_after_crash
 
 
 class Driver(Protocol):

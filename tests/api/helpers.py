@@ -44,23 +44,33 @@ def create(client: Client, data: dict[str, Any]) -> dict[str, Any]:
     return response.json()
 
 
-def rows_in_order(detail: dict[str, Any], times: list[int] | None = None,
-                  **extra: Any) -> list[dict[str, Any]]:
+def rows_in_order(
+    detail: dict[str, Any], times: list[int] | None = None, **extra: Any
+) -> list[dict[str, Any]]:
     """Every rider in entry order, position = entry order, stage times on the flat tile."""
     riders = riders_of(detail)
     times = times or [0] * len(riders)
     return [
-        {"rider": r["id"], "position": i + 1, "minutes": times[i] // 60,
-         "seconds": times[i] % 60, "sprint_points": 0, "mountain_points": 0, "exhaustion": 2,
-         **extra}
+        {
+            "rider": r["id"],
+            "position": i + 1,
+            "minutes": times[i] // 60,
+            "seconds": times[i] % 60,
+            "sprint_points": 0,
+            "mountain_points": 0,
+            "exhaustion": 2,
+            **extra,
+        }
         for i, r in enumerate(riders)
     ]
 
 
-def submit(client: Client, tour_id: int, number: int, rows: list[dict[str, Any]],
-           **body: Any) -> Any:
-    return client.post(f"/api/tours/{tour_id}/stages/{number}/results/",
-                       {"results": rows, **body}, format="json")
+def submit(
+    client: Client, tour_id: int, number: int, rows: list[dict[str, Any]], **body: Any
+) -> Any:
+    return client.post(
+        f"/api/tours/{tour_id}/stages/{number}/results/", {"results": rows, **body}, format="json"
+    )
 
 
 def engine_setup(detail: dict[str, Any]) -> Any:
@@ -70,9 +80,14 @@ def engine_setup(detail: dict[str, Any]) -> Any:
     return TourSetup(
         seed=detail["seed"],
         teams=tuple(
-            Team(id=t["id"], name=t["name"],
-                 riders=tuple(Rider(id=r["id"], name=r["name"], team_id=t["id"], role=r["role"])
-                              for r in t["riders"]))
+            Team(
+                id=t["id"],
+                name=t["name"],
+                riders=tuple(
+                    Rider(id=r["id"], name=r["name"], team_id=t["id"], role=r["role"])
+                    for r in t["riders"]
+                ),
+            )
             for t in detail["teams"]
         ),
         stage_count=len(detail["stages"]),
@@ -92,8 +107,9 @@ def fresh_standings(detail: dict[str, Any], stages: list[list[dict[str, Any]]]) 
     from scoring.params import build_rules, field_names
 
     names = field_names(GrandTourRules)
-    rules, errors = build_rules(GrandTourRules,
-                                {k: v for k, v in detail["rules"].items() if k in names})
+    rules, errors = build_rules(
+        GrandTourRules, {k: v for k, v in detail["rules"].items() if k in names}
+    )
     assert not errors
     results = [
         StageResults(number=n, rows=tuple(RiderResult(**row) for row in rows))

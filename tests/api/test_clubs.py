@@ -8,8 +8,9 @@ from tournament.clubs.models import Club, Membership
 
 
 def test_create_makes_the_creator_an_organiser(clients, users):
-    response = clients["outsider"].post("/api/clubs/", {"name": "Braga CC", "slug": "braga"},
-                                        format="json")
+    response = clients["outsider"].post(
+        "/api/clubs/", {"name": "Braga CC", "slug": "braga"}, format="json"
+    )
     assert response.status_code == 201, response.content
     assert response.json()["slug"] == "braga"
     membership = Membership.objects.get(club__slug="braga")
@@ -26,8 +27,9 @@ def test_create_needs_credentials(clients):
 
 @pytest.mark.parametrize("slug", ["velo-lisboa", "porto"])
 def test_duplicate_slug_is_a_400(clients, slug):
-    response = clients["organiser"].post("/api/clubs/", {"name": "Again", "slug": slug},
-                                         format="json")
+    response = clients["organiser"].post(
+        "/api/clubs/", {"name": "Again", "slug": slug}, format="json"
+    )
     assert response.status_code == 400
     assert "slug" in response.json()
     assert Club.objects.count() == 2
@@ -45,8 +47,13 @@ def test_list_is_paginated_and_public(clients):
 
 @pytest.mark.parametrize(
     ("role", "sees_members"),
-    [("organiser", True), ("scorekeeper", True), ("superuser", True), ("outsider", False),
-     ("anonymous", False)],
+    [
+        ("organiser", True),
+        ("scorekeeper", True),
+        ("superuser", True),
+        ("outsider", False),
+        ("anonymous", False),
+    ],
 )
 def test_detail_shows_members_only_to_the_clubs_members(clients, role, sees_members):
     response = clients[role].get("/api/clubs/velo-lisboa/")
@@ -64,9 +71,11 @@ def test_detail_shows_members_only_to_the_clubs_members(clients, role, sees_memb
 
 def test_unknown_club_is_a_404(clients):
     assert clients["organiser"].get("/api/clubs/nowhere/").status_code == 404
-    response = clients["organiser"].post("/api/clubs/nowhere/members/",
-                                         {"username": "bystander", "role": "scorekeeper"},
-                                         format="json")
+    response = clients["organiser"].post(
+        "/api/clubs/nowhere/members/",
+        {"username": "bystander", "role": "scorekeeper"},
+        format="json",
+    )
     assert response.status_code == 404
 
 
@@ -75,30 +84,36 @@ MEMBERS = "/api/clubs/velo-lisboa/members/"
 
 @pytest.mark.parametrize("role", ["organiser", "superuser"])
 def test_organisers_add_members(clients, role):
-    response = clients[role].post(MEMBERS, {"username": "bystander", "role": "scorekeeper"},
-                                  format="json")
+    response = clients[role].post(
+        MEMBERS, {"username": "bystander", "role": "scorekeeper"}, format="json"
+    )
     assert response.status_code == 201, response.content
     assert {"username": "bystander", "role": "scorekeeper"} in response.json()["members"]
-    assert Membership.objects.filter(club__slug="velo-lisboa", user__username="bystander",
-                                     role="scorekeeper").exists()
+    assert Membership.objects.filter(
+        club__slug="velo-lisboa", user__username="bystander", role="scorekeeper"
+    ).exists()
 
 
 def test_an_added_organiser_may_add_members(clients, users):
-    clients["organiser"].post(MEMBERS, {"username": "bystander", "role": "organiser"},
-                              format="json")
+    clients["organiser"].post(
+        MEMBERS, {"username": "bystander", "role": "organiser"}, format="json"
+    )
     from tests.conftest import make_client
 
     bystander = make_client(None, users["bystander"])
-    response = bystander.post(MEMBERS, {"username": "outsider", "role": "scorekeeper"},
-                              format="json")
+    response = bystander.post(
+        MEMBERS, {"username": "outsider", "role": "scorekeeper"}, format="json"
+    )
     assert response.status_code == 201
 
 
-@pytest.mark.parametrize(("role", "code"),
-                         [("scorekeeper", 403), ("outsider", 403), ("anonymous", 401)])
+@pytest.mark.parametrize(
+    ("role", "code"), [("scorekeeper", 403), ("outsider", 403), ("anonymous", 401)]
+)
 def test_only_organisers_add_members(clients, role, code):
-    response = clients[role].post(MEMBERS, {"username": "bystander", "role": "scorekeeper"},
-                                  format="json")
+    response = clients[role].post(
+        MEMBERS, {"username": "bystander", "role": "scorekeeper"}, format="json"
+    )
     assert response.status_code == code
     assert not Membership.objects.filter(user__username="bystander").exists()
 

@@ -14,6 +14,8 @@ PATHS = {
     "/api/tours/{id}/": {"get", "patch"},
     "/api/tours/{id}/stages/{number}/": {"get"},
     "/api/tours/{id}/stages/{number}/results/": {"post"},
+    "/api/tours/{id}/stages/{number}/simulate/": {"post"},
+    "/api/tours/{id}/stages/{number}/replay/": {"get"},
     "/api/tours/{id}/standings/": {"get"},
 }
 
@@ -37,8 +39,18 @@ def test_schema_lists_the_api_paths(schema):
 def test_schema_describes_the_contract_fields(schema):
     components = schema["components"]["schemas"]
     tour = components["Tour"]["properties"]
-    assert {"id", "club", "name", "public", "seed", "rules", "rest_days_after",
-            "specialist_order", "stages", "teams"} <= set(tour)
+    assert {
+        "id",
+        "club",
+        "name",
+        "public",
+        "seed",
+        "rules",
+        "rest_days_after",
+        "specialist_order",
+        "stages",
+        "teams",
+    } <= set(tour)
     results = schema["paths"]["/api/tours/{id}/stages/{number}/results/"]["post"]
     assert "202" in results["responses"]
     standings = schema["paths"]["/api/tours/{id}/standings/"]["get"]

@@ -7,8 +7,9 @@ from tests.conftest import stage_rows
 
 def test_submit_resolve_and_read_standings(clients, tour):
     url = f"/api/tours/{tour['id']}"
-    response = clients["scorekeeper"].post(f"{url}/stages/1/results/",
-                                           {"results": stage_rows(tour)}, format="json")
+    response = clients["scorekeeper"].post(
+        f"{url}/stages/1/results/", {"results": stage_rows(tour)}, format="json"
+    )
     assert response.status_code == 202, response.content
     assert response.json()["version"] == 1
     stage = clients["anonymous"].get(f"{url}/stages/1/").json()

@@ -31,17 +31,23 @@ def test_accepted_results_answer_202_with_the_stage_detail(clients, tour):
     assert response.status_code == 202, response.content
     body = response.json()
     assert (body["number"], body["name"], body["course"], body["finish"]) == (
-        1, "Avenue Corso Paseo", "abcdefghijklmnopqrstu", "flat")
+        1,
+        "Avenue Corso Paseo",
+        "abcdefghijklmnopqrstu",
+        "flat",
+    )
     assert (body["version"], body["source"], body["error"]) == (1, "submitted", "")
     assert body["status"] in ("submitted", "resolved")
     expected_times = [0, 0, 20, 70, 70, 150]
     assert [(r["rider"], r["position"], r["time"]) for r in body["results"]] == [
-        (row["rider"], row["position"], t) for row, t in zip(rows, expected_times, strict=True)]
+        (row["rider"], row["position"], t) for row, t in zip(rows, expected_times, strict=True)
+    ]
     # The worker resolved it (eagerly here); the detail shows what was submitted, with ``time``.
     detail = clients["anonymous"].get(f"/api/tours/{tour['id']}/stages/1/").json()
     assert detail["status"] == "resolved"
-    assert detail["results"] == [{**row, "time": t}
-                                 for row, t in zip(rows, expected_times, strict=True)]
+    assert detail["results"] == [
+        {**row, "time": t} for row, t in zip(rows, expected_times, strict=True)
+    ]
     versions = list(StageResultVersion.objects.filter(event=stage(tour, 1)))
     assert [(v.number, v.source) for v in versions] == [(1, "submitted")]
     assert versions[0].created_by.username == "scorekeeper"
@@ -55,9 +61,14 @@ def test_results_are_stored_in_finishing_order(clients, tour):
 
 
 def test_optional_fields_default(clients, tour):
-    rows = [{k: v for k, v in row.items()
-             if k not in ("exhaustion", "sprint_points", "mountain_points")}
-            for row in stage_rows(tour)]
+    rows = [
+        {
+            k: v
+            for k, v in row.items()
+            if k not in ("exhaustion", "sprint_points", "mountain_points")
+        }
+        for row in stage_rows(tour)
+    ]
     response = submit(clients["scorekeeper"], tour["id"], 1, rows)
     assert response.status_code == 202, response.content
     got = response.json()["results"][0]
@@ -66,10 +77,16 @@ def test_optional_fields_default(clients, tour):
     assert {row["cards"] for row in standings["exhaustion"]} == {None}
 
 
-@pytest.mark.parametrize(("role", "code"), [
-    ("scorekeeper", 202), ("organiser", 202), ("superuser", 202),
-    ("outsider", 403), ("anonymous", 401),
-])
+@pytest.mark.parametrize(
+    ("role", "code"),
+    [
+        ("scorekeeper", 202),
+        ("organiser", 202),
+        ("superuser", 202),
+        ("outsider", 403),
+        ("anonymous", 401),
+    ],
+)
 def test_who_may_submit(clients, tour, role, code):
     response = submit(clients[role], tour["id"], 1, stage_rows(tour))
     assert response.status_code == code, response.content
@@ -142,10 +159,16 @@ GT11 = {
     "seconds-60": (_set(5, seconds=60), {5: "seconds"}, False),
     "seconds-off-the-tile": (_set(2, seconds=25), {2: "seconds"}, False),
     # GT-11.4
-    "seconds-decrease": (_times((0, 0), (0, 20), (0, 10), (1, 10), (1, 10), (2, 30)),
-                         {2: "seconds"}, False),
-    "minutes-decrease": (_times((0, 0), (0, 0), (1, 20), (0, 30), (1, 30), (2, 30)),
-                         {3: "minutes"}, False),
+    "seconds-decrease": (
+        _times((0, 0), (0, 20), (0, 10), (1, 10), (1, 10), (2, 30)),
+        {2: "seconds"},
+        False,
+    ),
+    "minutes-decrease": (
+        _times((0, 0), (0, 0), (1, 20), (0, 30), (1, 30), (2, 30)),
+        {3: "minutes"},
+        False,
+    ),
     # GT-11.6
     "negative-exhaustion": (_set(4, exhaustion=-1), {4: "exhaustion"}, False),
 }
@@ -208,28 +231,63 @@ def test_without_the_timing_tile_any_seconds_below_60_pass(clients):
     assert submit(clients["scorekeeper"], detail["id"], 1, rows).status_code == 400
 
 
+def test_custom_timing_tile_values(clients):
+    # GT-2.4 values are rule parameters; the flat Wide Finish keeps one square per value (FR-13).
+    detail = create(clients["organiser"], payload(rules={"timing_flat": [45, 35, 25, 15, 5, 0]}))
+    rows = rows_in_order(detail, times=[0, 0, 45, 65, 65, 125])
+    assert submit(clients["scorekeeper"], detail["id"], 1, rows).status_code == 202
+    rows = rows_in_order(detail, times=[0, 0, 50, 70, 70, 130])
+    response = submit(clients["scorekeeper"], detail["id"], 1, rows)
+    assert response.status_code == 400
+    assert [set(item) for item in response.json()["results"]] == [
+        set(),
+        set(),
+        {"seconds"},
+        {"seconds"},
+        {"seconds"},
+        {"seconds"},
+    ]
+
+
 @pytest.mark.parametrize(
     ("body", "path"),
     [
         ({"results": []}, ["results"]),
         ({}, ["results"]),
         ({"results": "all"}, ["results"]),
-        ({"results": [{"rider": "abc", "position": 1, "minutes": 0, "seconds": 0}]},
-         ["results", 0, "rider"]),
+        (
+            {"results": [{"rider": "abc", "position": 1, "minutes": 0, "seconds": 0}]},
+            ["results", 0, "rider"],
+        ),
         ({"results": [{"rider": 1, "minutes": 0, "seconds": 0}]}, ["results", 0, "position"]),
-        ({"results": [{"rider": 1, "position": 1, "minutes": 0, "seconds": 0.5}]},
-         ["results", 0, "seconds"]),
-        ({"results": [{"rider": 1, "position": 1, "minutes": 10**30, "seconds": 0}]},
-         ["results", 0, "minutes"]),
-        ({"results": [{"rider": 10**30, "position": 1, "minutes": 0, "seconds": 0}]},
-         ["results", 0, "rider"]),
+        (
+            {"results": [{"rider": 1, "position": 1, "minutes": 0, "seconds": 0.5}]},
+            ["results", 0, "seconds"],
+        ),
+        (
+            {"results": [{"rider": 1, "position": 1, "minutes": 10**30, "seconds": 0}]},
+            ["results", 0, "minutes"],
+        ),
+        (
+            {"results": [{"rider": 10**30, "position": 1, "minutes": 0, "seconds": 0}]},
+            ["results", 0, "rider"],
+        ),
     ],
-    ids=["empty", "missing", "not-a-list", "rider-not-int", "no-position", "fraction",
-         "huge-minutes", "huge-rider"],
+    ids=[
+        "empty",
+        "missing",
+        "not-a-list",
+        "rider-not-int",
+        "no-position",
+        "fraction",
+        "huge-minutes",
+        "huge-rider",
+    ],
 )
 def test_malformed_body_is_a_400(clients, tour, body, path):
-    response = clients["scorekeeper"].post(f"/api/tours/{tour['id']}/stages/1/results/", body,
-                                           format="json")
+    response = clients["scorekeeper"].post(
+        f"/api/tours/{tour['id']}/stages/1/results/", body, format="json"
+    )
     assert response.status_code == 400, response.content
     node: Any = response.json()
     for key in path:
@@ -271,8 +329,9 @@ def test_next_stage_is_accepted_while_the_previous_one_waits(clients, users, tou
     no_worker = make_client(None, users["scorekeeper"])
     assert submit(no_worker, tour["id"], 1, stage_rows(tour)).status_code == 202
     assert stage(tour, 1).status == "submitted"
-    response = submit(clients["scorekeeper"], tour["id"], 2, stage_rows(tour, order=[1, 0, 2,
-                                                                                    3, 4, 5]))
+    response = submit(
+        clients["scorekeeper"], tour["id"], 2, stage_rows(tour, order=[1, 0, 2, 3, 4, 5])
+    )
     assert response.status_code == 202, response.content
     # Stage 2 waits for stage 1 (API.md: standings use the resolved run from stage 1).
     assert stage(tour, 2).status == "submitted"
@@ -281,8 +340,9 @@ def test_next_stage_is_accepted_while_the_previous_one_waits(clients, users, tou
     # Stage 1's resolution cascades to stage 2.
     assert submit(clients["scorekeeper"], tour["id"], 1, stage_rows(tour)).status_code == 202
     assert (stage(tour, 1).status, stage(tour, 2).status) == ("resolved", "resolved")
-    assert clients["anonymous"].get(
-        f"/api/tours/{tour['id']}/standings/").json()["after_stage"] == 2
+    assert (
+        clients["anonymous"].get(f"/api/tours/{tour['id']}/standings/").json()["after_stage"] == 2
+    )
 
 
 # --- versions ------------------------------------------------------------------------------------
@@ -338,8 +398,9 @@ def test_resubmission_while_submitted_adds_a_version(clients, users, tour):
 def test_correction_keeps_history_and_recomputes_later_stages(clients, tour):
     url = f"/api/tours/{tour['id']}"
     one = stage_rows(tour, sprint_points=1)
-    two = stage_rows(tour, order=[3, 2, 1, 0, 5, 4],
-                     times=[(0, 0), (0, 0), (0, 30), (1, 0), (1, 20), (2, 40)])
+    two = stage_rows(
+        tour, order=[3, 2, 1, 0, 5, 4], times=[(0, 0), (0, 0), (0, 30), (1, 0), (1, 20), (2, 40)]
+    )
     for i, row in enumerate(two):
         row["mountain_points"] = 5 - i
     assert submit(clients["scorekeeper"], tour["id"], 1, one).status_code == 202
@@ -358,7 +419,9 @@ def test_correction_keeps_history_and_recomputes_later_stages(clients, tour):
     # Both versions are kept, each with its own rows.
     versions = list(StageResultVersion.objects.filter(event=stage(tour, 1)).order_by("number"))
     assert [(v.number, v.created_by.username) for v in versions] == [
-        (1, "scorekeeper"), (2, "organiser")]
+        (1, "scorekeeper"),
+        (2, "organiser"),
+    ]
     assert [r["rider"] for r in versions[0].rows] == [r["rider"] for r in one]
     assert [r["rider"] for r in versions[1].rows] == [r["rider"] for r in corrected]
     # The later stage keeps its stored results and version and is resolved again.
@@ -372,8 +435,10 @@ def test_correction_keeps_history_and_recomputes_later_stages(clients, tour):
     assert snapshot_after == expected[1]
     assert clients["anonymous"].get(f"{url}/standings/").json() == expected[1]
     assert clients["anonymous"].get(f"{url}/standings/?after_stage=1").json() == expected[0]
-    assert clients["anonymous"].get(f"{url}/stages/1/").json()["results"][0]["rider"] == (
-        corrected[0]["rider"])
+    assert (
+        clients["anonymous"].get(f"{url}/stages/1/").json()["results"][0]["rider"]
+        == (corrected[0]["rider"])
+    )
 
 
 def test_correcting_the_last_stage_changes_only_its_snapshot(clients, tour):
@@ -400,3 +465,12 @@ def test_rejected_correction_changes_nothing(clients, tour):
     assert (s1.version, s1.status) == (1, "resolved")
     assert StageResultVersion.objects.filter(event=s1).count() == 1
     assert Tour.objects.get(pk=tour["id"]).standings_through == 2
+
+
+def test_unparsable_json_is_a_400(clients, tour):
+    response = clients["scorekeeper"].post(
+        f"/api/tours/{tour['id']}/stages/1/results/", "{not json", content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert "detail" in response.json()
+    assert_nothing_stored(tour)

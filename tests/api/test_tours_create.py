@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from scoring.grand_tour import GrandTourRules
 from games.flamme_rouge.rules import StageRules
+from scoring.grand_tour import GrandTourRules
 from scoring.params import field_names
 from tests.api.helpers import payload, team, teams
 from tests.conftest import TOUR_PAYLOAD, tour_payload
@@ -23,17 +23,30 @@ API_EXAMPLE: dict[str, Any] = {
     "seed": 42,
     "stages": [
         {"name": "Avenue Corso Paseo", "course": "abcdefghijklmnopqrstu"},
-        {"name": "La Haute Montagne", "course": "abcfimetKGLHJsdopRQNU",
-         "stacks": [{"id": "m1", "type": "major", "side": "mountain", "square": 43}]},
+        {
+            "name": "La Haute Montagne",
+            "course": "abcfimetKGLHJsdopRQNU",
+            "stacks": [{"id": "m1", "type": "major", "side": "mountain", "square": 43}],
+        },
     ],
     "rest_days_after": [1],
     "teams": [
-        {"name": "Red", "player": "Ana",
-         "riders": [{"name": "Ana R", "role": "rouleur", "specialist": "grimpeur"},
-                    {"name": "Ana S", "role": "sprinteur"}]},
-        {"name": "Blue", "player": "Rui",
-         "riders": [{"name": "Rui R", "role": "rouleur"},
-                    {"name": "Rui S", "role": "sprinteur"}]},
+        {
+            "name": "Red",
+            "player": "Ana",
+            "riders": [
+                {"name": "Ana R", "role": "rouleur", "specialist": "grimpeur"},
+                {"name": "Ana S", "role": "sprinteur"},
+            ],
+        },
+        {
+            "name": "Blue",
+            "player": "Rui",
+            "riders": [
+                {"name": "Rui R", "role": "rouleur"},
+                {"name": "Rui S", "role": "sprinteur"},
+            ],
+        },
     ],
     "rules": {"podium_tp": [3, 2, 1]},
 }
@@ -55,26 +68,48 @@ def test_api_example_creates_the_tour_and_answers_its_detail(clients):
     tour = Tour.objects.get()
     assert body["id"] == tour.pk
     assert (body["club"], body["name"], body["public"], body["seed"]) == (
-        "velo-lisboa", "Tour de Lisboa 2026", True, 42)
+        "velo-lisboa",
+        "Tour de Lisboa 2026",
+        True,
+        42,
+    )
     assert body["rest_days_after"] == [1]
     assert [
         {k: s[k] for k in ("number", "name", "course", "finish", "stacks", "status")}
         for s in body["stages"]
     ] == [
-        {"number": 1, "name": "Avenue Corso Paseo", "course": "abcdefghijklmnopqrstu",
-         "finish": "flat", "stacks": [], "status": "planned"},
-        {"number": 2, "name": "La Haute Montagne", "course": "abcfimetKGLHJsdopRQNU",
-         "finish": "ascent",
-         "stacks": [{"id": "m1", "type": "major", "side": "mountain", "square": 43}],
-         "status": "planned"},
+        {
+            "number": 1,
+            "name": "Avenue Corso Paseo",
+            "course": "abcdefghijklmnopqrstu",
+            "finish": "flat",
+            "stacks": [],
+            "status": "planned",
+        },
+        {
+            "number": 2,
+            "name": "La Haute Montagne",
+            "course": "abcfimetKGLHJsdopRQNU",
+            "finish": "ascent",
+            "stacks": [{"id": "m1", "type": "major", "side": "mountain", "square": 43}],
+            "status": "planned",
+        },
     ]
     red, blue = body["teams"]
     assert (red["name"], red["player"], blue["name"], blue["player"]) == (
-        "Red", "Ana", "Blue", "Rui")
+        "Red",
+        "Ana",
+        "Blue",
+        "Rui",
+    )
     assert [(r["name"], r["role"], r["specialist"]) for r in red["riders"]] == [
-        ("Ana R", "rouleur", "grimpeur"), ("Ana S", "sprinteur", None)]
+        ("Ana R", "rouleur", "grimpeur"),
+        ("Ana S", "sprinteur", None),
+    ]
     assert [(r["name"], r["role"], r["specialist"]) for r in blue["riders"]] == [
-        ("Rui R", "rouleur", None), ("Rui S", "sprinteur", None)]
+        ("Rui R", "rouleur", None),
+        ("Rui S", "sprinteur", None),
+    ]
     assert all(isinstance(r["id"], int) for t in body["teams"] for r in t["riders"])
     # GT-1.3: the first-pick order of the Specialist draft is a permutation of the team ids.
     assert sorted(body["specialist_order"]) == sorted([red["id"], blue["id"]])
@@ -118,24 +153,33 @@ def test_specialist_order_derives_from_the_seed(clients):
     one = clients["organiser"].post(URL, payload(team_count=6, seed=7), format="json").json()
     two = clients["organiser"].post(URL, payload(team_count=6, seed=7), format="json").json()
     ids = [[t["id"] for t in body["teams"]] for body in (one, two)]
-    positions = [[i.index(t) for t in body["specialist_order"]]
-                 for i, body in zip(ids, (one, two), strict=True)]
+    positions = [
+        [i.index(t) for t in body["specialist_order"]]
+        for i, body in zip(ids, (one, two), strict=True)
+    ]
     assert sorted(positions[0]) == list(range(6))
     assert positions[0] == positions[1]  # same seed, same draw (GT-1.4)
 
 
-@pytest.mark.parametrize(("role", "code"), [
-    ("anonymous", 401), ("scorekeeper", 403), ("outsider", 403),
-    ("organiser", 201), ("superuser", 201),
-])
+@pytest.mark.parametrize(
+    ("role", "code"),
+    [
+        ("anonymous", 401),
+        ("scorekeeper", 403),
+        ("outsider", 403),
+        ("organiser", 201),
+        ("superuser", 201),
+    ],
+)
 def test_who_may_create(clients, role, code):
     response = clients[role].post(URL, TOUR_PAYLOAD, format="json")
     assert response.status_code == code
     assert Tour.objects.count() == (1 if code == 201 else 0)
 
 
-@pytest.mark.parametrize(("role", "code"), [("anonymous", 401), ("outsider", 403),
-                                            ("scorekeeper", 403)])
+@pytest.mark.parametrize(
+    ("role", "code"), [("anonymous", 401), ("outsider", 403), ("scorekeeper", 403)]
+)
 def test_roles_are_checked_before_validation(clients, role, code):
     # An invalid body does not tell an outsider anything about the club's validation.
     response = clients[role].post(URL, payload(teams=[]), format="json")
@@ -212,8 +256,7 @@ def test_bad_course_is_a_400_at_the_stage(clients, course, field):
         ("AebQRNHPcgikDFsLojmtu", 4, "peloton", False),
     ],
 )
-def test_start_area_must_hold_every_rider_incl_dummies(clients, course, team_count, dummies,
-                                                       ok):
+def test_start_area_must_hold_every_rider_incl_dummies(clients, course, team_count, dummies, ok):
     # GT-1.6 with FR-11's capacities.
     data = payload(team_count=team_count, rules={"dummy_teams": dummies})
     data["stages"][2]["course"] = course
@@ -250,8 +293,13 @@ def test_finish_defaults(clients):
         ([{"id": "m1", "type": "major", "side": "mountain", "square": 400}], "square"),
         ([{"id": "m1", "type": "huge", "side": "mountain", "square": 4}], "type"),
         ([{"id": "m1", "type": "major", "side": "left", "square": 4}], "side"),
-        ([{"id": "m1", "type": "major", "side": "sprint", "square": 4},
-          {"id": "m1", "type": "minor", "side": "sprint", "square": 9}], "id"),
+        (
+            [
+                {"id": "m1", "type": "major", "side": "sprint", "square": 4},
+                {"id": "m1", "type": "minor", "side": "sprint", "square": 9},
+            ],
+            "id",
+        ),
     ],
     ids=["past-the-course", "type", "side", "duplicate-id"],
 )
@@ -271,13 +319,23 @@ def test_bad_stacks_are_a_400(clients, stacks, field):
         ([team("Red", rouleur="wizard"), team("Blue"), team("Green")], [(0, 0)]),
         ([team("Red", rouleur="Grimpeur"), team("Blue"), team("Green")], [(0, 0)]),
         # GT-1.3: with three or more teams each Specialist exists once.
-        ([team("Red", rouleur="grimpeur"), team("Blue", rouleur="grimpeur"), team("Green")],
-         [(0, 0), (1, 0)]),
-        ([team("Red", sprinteur="flahute"), team("Blue"), team("Green", sprinteur="flahute")],
-         [(0, 1), (2, 1)]),
+        (
+            [team("Red", rouleur="grimpeur"), team("Blue", rouleur="grimpeur"), team("Green")],
+            [(0, 0), (1, 0)],
+        ),
+        (
+            [team("Red", sprinteur="flahute"), team("Blue"), team("Green", sprinteur="flahute")],
+            [(0, 1), (2, 1)],
+        ),
     ],
-    ids=["rouleur-specialist-on-sprinteur", "sprinteur-specialist-on-rouleur", "unknown",
-         "capitalised", "twice-with-3-teams", "twice-with-3-teams-s"],
+    ids=[
+        "rouleur-specialist-on-sprinteur",
+        "sprinteur-specialist-on-rouleur",
+        "unknown",
+        "capitalised",
+        "twice-with-3-teams",
+        "twice-with-3-teams-s",
+    ],
 )
 def test_bad_specialist_is_a_400_at_the_rider(clients, team_list, where):
     body = post_400(clients["organiser"], payload(teams=team_list))
@@ -287,20 +345,34 @@ def test_bad_specialist_is_a_400_at_the_rider(clients, team_list, where):
 
 def test_specialist_copies_with_two_teams(clients):
     # GT-1.3: with 2 teams each Specialist exists twice.
-    two = [team("Red", rouleur="grimpeur", sprinteur="super_sprinteur"),
-           team("Blue", rouleur="grimpeur", sprinteur="super_sprinteur")]
+    two = [
+        team("Red", rouleur="grimpeur", sprinteur="super_sprinteur"),
+        team("Blue", rouleur="grimpeur", sprinteur="super_sprinteur"),
+    ]
     response = clients["organiser"].post(URL, payload(teams=two), format="json")
     assert response.status_code == 201, response.content
     assert [r["specialist"] for t in response.json()["teams"] for r in t["riders"]] == [
-        "grimpeur", "super_sprinteur", "grimpeur", "super_sprinteur"]
+        "grimpeur",
+        "super_sprinteur",
+        "grimpeur",
+        "super_sprinteur",
+    ]
 
 
 def test_every_specialist_of_fr63_is_accepted_on_its_base(clients):
     rouleurs = ["baroudeur", "flandrien", "grimpeur", "domestique", "super_rouleur", "puncheur"]
-    sprinteurs = ["descender", "polyvalent", "mountaineer", "squirrel", "super_sprinteur",
-                  "flahute"]
-    team_list = [team(name, rouleur=r, sprinteur=s) for name, r, s in
-                 zip(["A", "B", "C", "D", "E", "F"], rouleurs, sprinteurs, strict=True)]
+    sprinteurs = [
+        "descender",
+        "polyvalent",
+        "mountaineer",
+        "squirrel",
+        "super_sprinteur",
+        "flahute",
+    ]
+    team_list = [
+        team(name, rouleur=r, sprinteur=s)
+        for name, r, s in zip(["A", "B", "C", "D", "E", "F"], rouleurs, sprinteurs, strict=True)
+    ]
     response = clients["organiser"].post(URL, payload(teams=team_list), format="json")
     assert response.status_code == 201, response.content
 
@@ -316,8 +388,11 @@ def test_rest_day_out_of_range_is_a_400(clients, rest, stages):
 
 
 def test_rest_days_are_stored_sorted(clients):
-    body = clients["organiser"].post(URL, payload(stages=5, rest_days_after=[4, 2]),
-                                     format="json").json()
+    body = (
+        clients["organiser"]
+        .post(URL, payload(stages=5, rest_days_after=[4, 2]), format="json")
+        .json()
+    )
     assert body["rest_days_after"] == [2, 4]
 
 
@@ -327,8 +402,11 @@ def test_rest_days_are_stored_sorted(clients):
         [{"name": "A", "role": "rouleur"}, {"name": "B", "role": "rouleur"}],
         [{"name": "A", "role": "sprinteur"}, {"name": "B", "role": "sprinteur"}],
         [{"name": "A", "role": "rouleur"}],
-        [{"name": "A", "role": "rouleur"}, {"name": "B", "role": "sprinteur"},
-         {"name": "C", "role": "sprinteur"}],
+        [
+            {"name": "A", "role": "rouleur"},
+            {"name": "B", "role": "sprinteur"},
+            {"name": "C", "role": "sprinteur"},
+        ],
         [],
         [{"name": "A", "role": "rouleur"}, {"name": "B", "role": "domestique"}],
     ],
@@ -370,9 +448,14 @@ def test_duplicate_team_names_are_a_400(clients):
 
 @pytest.mark.parametrize(
     ("changes", "field"),
-    [({"name": ""}, "name"), ({"seed": -1}, "seed"), ({"seed": 2**64}, "seed"),
-     ({"public": "maybe"}, "public"), ({"stages": "abc"}, "stages"),
-     ({"teams": None}, "teams")],
+    [
+        ({"name": ""}, "name"),
+        ({"seed": -1}, "seed"),
+        ({"seed": 2**64}, "seed"),
+        ({"public": "maybe"}, "public"),
+        ({"stages": "abc"}, "stages"),
+        ({"teams": None}, "teams"),
+    ],
 )
 def test_bad_top_level_values_are_a_400(clients, changes, field):
     body = post_400(clients["organiser"], tour_payload(**changes))

@@ -20,10 +20,16 @@ def with_results(clients: dict[str, Any], tour: dict[str, Any]) -> None:
     assert response.status_code == 202, response.content
 
 
-@pytest.mark.parametrize(("role", "code"), [
-    ("anonymous", 401), ("scorekeeper", 403), ("outsider", 403),
-    ("organiser", 200), ("superuser", 200),
-])
+@pytest.mark.parametrize(
+    ("role", "code"),
+    [
+        ("anonymous", 401),
+        ("scorekeeper", 403),
+        ("outsider", 403),
+        ("organiser", 200),
+        ("superuser", 200),
+    ],
+)
 def test_who_may_patch(clients, tour, role, code):
     response = patch(clients[role], tour, {"name": "Volta"})
     assert response.status_code == code
@@ -40,7 +46,8 @@ def test_name_and_public_change_any_time(clients, tour, results):
     assert (body["name"], body["public"]) == ("Volta a Portugal", False)
     assert clients["anonymous"].get(f"/api/tours/{tour['id']}/").status_code == 404
     assert clients["scorekeeper"].get(f"/api/tours/{tour['id']}/").json()["name"] == (
-        "Volta a Portugal")
+        "Volta a Portugal"
+    )
 
 
 def test_setup_changes_before_results(clients, tour):
@@ -54,7 +61,9 @@ def test_setup_changes_before_results(clients, tour):
     assert response.status_code == 200, response.content
     detail = response.json()
     assert [(s["number"], s["name"], s["finish"]) for s in detail["stages"]] == [
-        (1, "Prologue", "flat"), (2, "Queen stage", "ascent")]
+        (1, "Prologue", "flat"),
+        (2, "Queen stage", "ascent"),
+    ]
     assert detail["rest_days_after"] == [1]
     assert [t["name"] for t in detail["teams"]] == ["Azul", "Verde", "Roxo"]
     assert detail["teams"][0]["riders"][0]["specialist"] == "grimpeur"
@@ -99,8 +108,10 @@ def test_setup_changes_after_the_first_result_are_a_409(clients, tour, body):
         ({"rest_days_after": [3]}, "rest_days_after"),
         ({"teams": [team("Solo")]}, "teams"),
         ({"stages": [{"name": "x", "course": "abcxu"}]}, "stages"),
-        ({"stages": [{"course": "AebQRNHPcgikDFsLojmtu"}], "rules": {"dummy_teams": "both"}},
-         "stages"),  # GT-1.6: a later set-up change that overfills the start area
+        (
+            {"stages": [{"course": "AebQRNHPcgikDFsLojmtu"}], "rules": {"dummy_teams": "both"}},
+            "stages",
+        ),  # GT-1.6: a later set-up change that overfills the start area
         ({"seed": 3}, "seed"),
         ({"club": "porto"}, "club"),
         ({"name": ""}, "name"),

@@ -58,6 +58,22 @@ def test_list_is_paginated_by_50(clients):
     assert sorted(ids) == sorted(Tour.objects.values_list("pk", flat=True))
 
 
+def test_list_queries_do_not_grow_with_the_tours(clients):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            assert clients["anonymous"].get("/api/tours/").status_code == 200
+        return len(ctx.captured_queries)
+
+    create(clients["organiser"], payload(stages=1, team_count=2))
+    one = count()
+    for _ in range(4):
+        create(clients["organiser"], payload(stages=5, team_count=4))
+    assert count() == one
+
+
 def tour_urls(tour_id: int) -> list[tuple[str, str, dict[str, Any] | None]]:
     base = f"/api/tours/{tour_id}"
     return [
@@ -70,6 +86,8 @@ def tour_urls(tour_id: int) -> list[tuple[str, str, dict[str, Any] | None]]:
         ("post", f"{base}/stages/1/results/", {"results": []}),
         ("post", f"{base}/stages/2/results/", {"results": []}),
         ("get", f"{base}/stages/99/", None),
+        ("get", f"{base}/stages/1/replay/", None),
+        ("post", f"{base}/stages/1/simulate/", {}),
     ]
 
 
@@ -104,9 +122,16 @@ def test_public_tour_is_readable_by_everyone(clients, tour, role):
     assert clients[role].get(f"{url}/standings/").status_code == 200
 
 
-@pytest.mark.parametrize("url", ["/api/tours/999999/", "/api/tours/abc/",
-                                 "/api/tours/999999/standings/", "/api/tours/999999/stages/1/",
-                                 "/api/tours/99999999999999999999999/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/tours/999999/",
+        "/api/tours/abc/",
+        "/api/tours/999999/standings/",
+        "/api/tours/999999/stages/1/",
+        "/api/tours/99999999999999999999999/",
+    ],
+)
 def test_unknown_tour_is_a_404(clients, url):
     assert clients["organiser"].get(url).status_code == 404
 
@@ -119,11 +144,20 @@ def test_unknown_stage_is_a_404(clients, tour, number):
 
 def test_stage_detail_shape(clients, tour):
     stage = clients["anonymous"].get(f"/api/tours/{tour['id']}/stages/2/").json()
-    required = {"number", "name", "course", "finish", "stacks", "status", "source", "error",
-                "version", "results"}
+    required = {
+        "number",
+        "name",
+        "course",
+        "finish",
+        "stacks",
+        "status",
+        "source",
+        "error",
+        "version",
+        "results",
+    }
     assert required <= set(stage)
-    assert (stage["number"], stage["name"], stage["finish"]) == (2, "La Haute Montagne",
-                                                                  "ascent")
+    assert (stage["number"], stage["name"], stage["finish"]) == (2, "La Haute Montagne", "ascent")
     assert stage["stacks"] == [{"id": "m1", "type": "major", "side": "mountain", "square": 43}]
 
 

@@ -85,3 +85,18 @@ def test_worker_resolves_submitted_stages(real_worker: dict[str, Any], api: dict
     )
     assert stored == [standings_to_json(s) for s in fresh]
     assert "succeeded" in real_worker["log"].read_text()
+
+
+def test_worker_simulates_then_resolves(real_worker: dict[str, Any], api: dict[str, APIClient]):
+    payload = tour_payload()
+    payload["stages"] = [{"name": "Corso", "course": "abcdefghijklmnopqrstu"}]
+    payload["rest_days_after"] = []
+    tour = api["organiser"].post("/api/tours/", payload, format="json").json()
+    url = f"/api/tours/{tour['id']}"
+    assert api["scorekeeper"].post(f"{url}/stages/1/simulate/").status_code == 202
+    wait_for(lambda: _status(tour["id"], 1) == "resolved")
+    stage = api["anonymous"].get(f"{url}/stages/1/").json()
+    assert (stage["source"], stage["version"]) == ("simulated", 1)
+    assert api["anonymous"].get(f"{url}/stages/1/replay/").status_code == 200
+    standings = api["anonymous"].get(f"{url}/standings/").json()
+    assert standings["after_stage"] == 1 and standings["next_start_order"] is None

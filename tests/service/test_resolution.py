@@ -24,11 +24,17 @@ def db_tour(tour: dict[str, Any]) -> Tour:
     return Tour.objects.get(pk=tour["id"])
 
 
-def _submit(db_tour: Tour, tour: dict[str, Any], number: int, order: list[int] | None = None,
-            user: Any = None) -> Stage:
+def _submit(
+    db_tour: Tour,
+    tour: dict[str, Any],
+    number: int,
+    order: list[int] | None = None,
+    user: Any = None,
+) -> Stage:
     # No on-commit capture here: the resolve task is not run, as if the broker were down.
-    return submit_stage_results(tour=db_tour, number=number, rows=stage_rows(tour, order=order),
-                                by=user)
+    return submit_stage_results(
+        tour=db_tour, number=number, rows=stage_rows(tour, order=order), by=user
+    )
 
 
 def _stage(db_tour: Tour, number: int) -> Stage:
@@ -93,8 +99,9 @@ def test_a_later_stage_that_no_longer_validates_fails_and_blocks_the_next(db_tou
     two, three = _stage(db_tour, 2), _stage(db_tour, 3)
     assert two.status == "failed" and "Timing tile" in two.error
     assert three.status == "submitted"
-    assert list(StageStandings.objects.filter(competition=db_tour)
-                .values_list("number", flat=True)) == [1]
+    assert list(
+        StageStandings.objects.filter(competition=db_tour).values_list("number", flat=True)
+    ) == [1]
     db_tour.refresh_from_db()
     assert db_tour.standings_through == 1
 

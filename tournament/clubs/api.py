@@ -17,8 +17,10 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from tournament.clubs.models import Club, Membership, Role, role_in
 from tournament.clubs.serializers import ClubDetailSerializer, ClubSerializer, NewMemberSerializer
+from tournament.competitions import audit
 from tournament.competitions.access import ORGANISER_ROLES, require_role
 from tournament.competitions.errors import InvalidInput
+from tournament.competitions.models import AuditAction
 
 
 class ClubViewSet(
@@ -60,6 +62,13 @@ class ClubViewSet(
             with transaction.atomic():
                 club = serializer.save()
                 Membership.objects.create(club=club, user=self.request.user, role=Role.ORGANISER)
+                audit.record(
+                    club_id=club.pk,
+                    action=AuditAction.MEMBER_ADDED,
+                    by=self.request.user,
+                    summary=f"{self.request.user.username} founded the club as organiser",
+                    changes={"username": self.request.user.username, "role": "organiser"},
+                )
         except IntegrityError:
             raise InvalidInput({"slug": [_("A club with this slug already exists.")]}) from None
 
@@ -73,10 +82,17 @@ class ClubViewSet(
             raise InvalidInput(body.errors)
         try:
             with transaction.atomic():
-                Membership.objects.create(
+                member = Membership.objects.create(
                     club=club,
                     user=body.validated_data["username"],
                     role=body.validated_data["role"],
+                )
+                audit.record(
+                    club_id=club.pk,
+                    action=AuditAction.MEMBER_ADDED,
+                    by=request.user,
+                    summary=f"{member.user.username} added as {member.role}",
+                    changes={"username": member.user.username, "role": member.role},
                 )
         except IntegrityError:
             raise InvalidInput(

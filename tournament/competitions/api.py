@@ -14,8 +14,8 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournament.competitions import services, simulation
-from tournament.competitions.access import WRITE_ROLES, require_role
+from tournament.competitions import audit, idempotency, services, simulation
+from tournament.competitions.access import ORGANISER_ROLES, WRITE_ROLES, require_role
 from tournament.competitions.errors import InvalidInput, VersionConflict
 from tournament.competitions.kinds import GameKind, get_kind
 
@@ -28,6 +28,16 @@ def parse_int(value: Any) -> int:
     if not 0 < number < 10_000:
         raise Http404
     return number
+
+
+class AuditEntrySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    when = serializers.DateTimeField(source="created_at")
+    user = serializers.CharField(source="user.username", default=None)
+    action = serializers.CharField()
+    event = serializers.IntegerField(source="event_number", allow_null=True)
+    summary = serializers.CharField()
+    changes = serializers.JSONField()
 
 
 class CompetitionActions:
@@ -65,28 +75,38 @@ class CompetitionActions:
         body = input_serializer(data=request.data)
         if not body.is_valid():
             raise InvalidInput(body.errors)
-        try:
-            event = submit(
-                competition,
-                parse_int(number),
-                body.validated_data["results"],
-                body.validated_data.get("version"),
-            )
-        except VersionConflict as exc:
-            current = self.event_serializer_class(exc.event).data
-            return Response(
-                {"detail": "version conflict", "current": current}, status=status.HTTP_409_CONFLICT
-            )
-        return self.event_response(event, status.HTTP_202_ACCEPTED)
+
+        def store() -> Response:
+            try:
+                event = submit(
+                    competition,
+                    parse_int(number),
+                    body.validated_data["results"],
+                    body.validated_data.get("version"),
+                )
+            except VersionConflict as exc:
+                current = self.event_serializer_class(exc.event).data
+                return Response(
+                    {"detail": "version conflict", "current": current},
+                    status=status.HTTP_409_CONFLICT,
+                )
+            return self.event_response(event, status.HTTP_202_ACCEPTED)
+
+        return idempotency.idempotent(request, store)
 
     def simulate_response(self, request: Request, pk: Any, number: Any) -> Response:
         """Queue the engine for this event (202 with the event as it stands)."""
         competition = self.get_object()  # type: ignore[attr-defined]
         event = self.get_event(competition, number)
         require_role(request.user, competition.club_id, WRITE_ROLES)
-        simulation.request_simulation(kind=self.kind, competition=competition, event=event,
-                                      by=request.user)
-        return self.event_response(event, status.HTTP_202_ACCEPTED)
+
+        def queue() -> Response:
+            simulation.request_simulation(
+                kind=self.kind, competition=competition, event=event, by=request.user
+            )
+            return self.event_response(event, status.HTTP_202_ACCEPTED)
+
+        return idempotency.idempotent(request, queue)
 
     def replay_response(self, request: Request, pk: Any, number: Any) -> Response:
         competition = self.get_object()  # type: ignore[attr-defined]
@@ -94,6 +114,15 @@ class CompetitionActions:
         if replay is None:
             raise Http404
         return Response(replay)
+
+    def history_response(self, request: Request, pk: Any) -> Response:
+        """The competition's audit log, newest first (organisers; paginated)."""
+        competition = self.get_object()  # type: ignore[attr-defined]
+        require_role(request.user, competition.club_id, ORGANISER_ROLES)
+        entries = audit.history(kind=self.kind.label, competition_id=competition.pk)
+        page = self.paginate_queryset(entries)  # type: ignore[attr-defined]
+        data = AuditEntrySerializer(page, many=True).data
+        return self.get_paginated_response(data)  # type: ignore[attr-defined,no-any-return]
 
     def standings_response(self, request: Request, pk: Any) -> HttpResponse | Response:
         param = self.kind.after_param

@@ -150,3 +150,81 @@ class Snapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.competition} after {self.number}"
+
+
+class IdempotencyKey(models.Model):
+    """The first answer to a result submission sent with an ``Idempotency-Key`` header.
+
+    Keys are scoped to the user and the endpoint and kept 24 hours (API.md). They live in the
+    database, in the submission's own transaction, so a retried POST can never store twice.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
+    endpoint = models.CharField(_("endpoint"), max_length=200)
+    key = models.CharField(_("key"), max_length=255)
+    request_hash = models.CharField(_("request hash"), max_length=64)
+    status_code = models.PositiveSmallIntegerField(_("status code"), null=True)
+    response = models.JSONField(_("response"), null=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("idempotency key")
+        verbose_name_plural = _("idempotency keys")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "endpoint", "key"], name="idempotency_key_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.endpoint} {self.key}"
+
+
+class AuditAction(models.TextChoices):
+    CREATED = "created", _("competition created")
+    SETUP_CHANGED = "setup_changed", _("set-up changed")
+    RESULTS_SUBMITTED = "results_submitted", _("results submitted")
+    RESULTS_CORRECTED = "results_corrected", _("results corrected")
+    RESULTS_SIMULATED = "results_simulated", _("results simulated")
+    MEMBER_ADDED = "member_added", _("member added")
+    IMPORTED = "imported", _("competition imported")
+
+
+class AuditEntry(models.Model):
+    """Who changed what, when: every write to a club's competitions and members."""
+
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.CASCADE, related_name="audit_entries", verbose_name=_("club")
+    )
+    # The competition written to ("tour", "championship", "rally"; blank for club-level writes).
+    competition_kind = models.CharField(_("competition kind"), max_length=20, blank=True)
+    competition_id = models.PositiveBigIntegerField(_("competition id"), null=True, blank=True)
+    event_number = models.PositiveSmallIntegerField(_("stage or race"), null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    action = models.CharField(_("action"), max_length=24, choices=AuditAction.choices)
+    summary = models.CharField(_("summary"), max_length=300)
+    changes = models.JSONField(_("changes"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+        indexes = [
+            models.Index(
+                fields=["competition_kind", "competition_id", "-created_at"],
+                name="audit_competition_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.summary}"

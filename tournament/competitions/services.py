@@ -18,6 +18,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament.competitions import audit
 from tournament.competitions.errors import (
     Conflict,
     InvalidInput,
@@ -83,6 +84,7 @@ def submit_results(
         if expected_version is not None and expected_version != event.version:
             raise VersionConflict(event)
         normalised = kind.validate_results(competition, event, rows)
+        previous = list(event.results)
         now = timezone.now()
         event.version += 1
         event.results = normalised
@@ -101,10 +103,40 @@ def submit_results(
             replay=replay,
             created_by=by if getattr(by, "is_authenticated", False) else None,
         )
+        audit.record(
+            club_id=competition.club_id,
+            kind=kind.label,
+            competition_id=competition.pk,
+            event_number=number,
+            action=audit.results_action(source=source, version=event.version),
+            summary=f"{kind.event_label(number)}: v{event.version} ({source})",
+            changes={"version": event.version, "changed": diff_rows(previous, normalised)},
+            by=by,
+        )
         # A correction invalidates this event's standings and every later one's until resolved.
         _save_progress(kind, competition, events)
         queue_resolution(kind, event.pk)
     return event
+
+
+def diff_rows(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What a new version changed, per entrant: ``{"entrant", "field": [old, new], …}``.
+
+    Rows are matched by their first key (``rider``, ``driver``); a new entrant shows every field.
+    """
+    if not after:
+        return []
+    key = next(iter(after[0]))
+    old = {row.get(key): row for row in before}
+    changed = []
+    for row in after:
+        previous = old.get(row[key], {})
+        fields = {
+            f: [previous.get(f), v] for f, v in row.items() if f != key and previous.get(f) != v
+        }
+        if fields:
+            changed.append({"entrant": row[key], **fields})
+    return changed
 
 
 def queue_resolution(kind: GameKind, event_id: int) -> None:

@@ -67,3 +67,11 @@ def sweep_pending() -> int:
             resolve_event_task.delay(kind.label, event_id)
             count += 1
     return count
+
+
+@shared_task
+def purge_idempotency_keys() -> int:
+    """Forget Idempotency-Key answers older than 24 hours (API.md)."""
+    from tournament.competitions.idempotency import purge_expired
+
+    return purge_expired()

@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournament.competitions.access import ORGANISER_ROLES, require_role
-from tournament.competitions.api import CompetitionActions
+from tournament.competitions.api import AuditEntrySerializer, CompetitionActions
 from tournament.competitions.errors import InvalidInput
 from tournament.tours import services
 from tournament.tours.models import Rider, Stage, Team, Tour
@@ -107,7 +107,9 @@ class TourViewSet(
         if not body.is_valid():
             raise InvalidInput(body.errors)
         setup = check_patch_setup(tour, body.validated_data)
-        services.update_tour(tour_id=tour.pk, changes=body.validated_data, setup=setup)
+        services.update_tour(
+            tour_id=tour.pk, changes=body.validated_data, setup=setup, by=request.user
+        )
         return Response(TourSerializer(self.get_queryset().get(pk=tour.pk)).data)
 
     @extend_schema(responses={200: StageDetailSerializer})
@@ -144,3 +146,9 @@ class TourViewSet(
     def replay(self, request: Request, pk: Any = None, number: Any = None) -> Response:
         """The simulator's per-round log (FR-73); 404 when the stage was not simulated."""
         return self.replay_response(request, pk, number)
+
+    @extend_schema(responses={200: AuditEntrySerializer(many=True)})
+    @action(detail=True, methods=["get"])
+    def history(self, request: Request, pk: Any = None) -> Response:
+        """Who changed what and when: set-up, results submitted, corrected, simulated."""
+        return self.history_response(request, pk)

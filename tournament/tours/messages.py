@@ -11,9 +11,69 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
-#: code → template using the issue's params; filled by the translations of the web issue.
-TEMPLATES: dict[str, Promise | str] = {}
+from scoring.grand_tour.validation import format_time
+
+#: code → template using the issue's params (scoring/grand_tour/validation.py, GT-11).
+TEMPLATES: dict[str, Promise | str] = {
+    # GT-11.1
+    "unknown_rider": _("Rider %(rider)s does not ride in this tour."),
+    "duplicate_rider": _("%(name)s is listed %(count)s times; list each rider once."),
+    "missing_rider": _("%(name)s has no result; every rider of the tour needs one."),
+    # GT-11.2
+    "position_out_of_range": _(
+        "%(name)s has position %(position)s; positions run from 1 to %(count)s."
+    ),
+    "duplicate_position": _(
+        "%(name)s has position %(position)s, which another rider already has; each position "
+        "is used once."
+    ),
+    "positions_not_sequence": _("Positions must be exactly 1 to %(count)s; missing: %(missing)s."),
+    # GT-11.3
+    "negative": _("%(name)s has %(value)s here; it cannot be negative."),
+    "seconds_too_large": _(
+        "%(name)s has %(value)s seconds; seconds must be below 60 (a whole minute is a Time token)."
+    ),
+    "seconds_not_on_timing_tile": _(
+        "%(name)s has %(value)s seconds, which is not on the %(finish)s Timing tile (%(allowed)s)."
+    ),
+    # GT-11.4
+    "time_decreases": _(
+        "%(name)s (position %(position)s) has time %(time)s, less than %(previous_time)s of "
+        "position %(previous_position)s, who crossed the line earlier; times never decrease "
+        "along the finishing order."
+    ),
+    # GT-11.6
+    "negative_exhaustion": _(
+        "%(name)s has %(value)s Exhaustion cards; a count cannot be negative."
+    ),
+}
+
+# Finish names as they appear inside a sentence ("the flat Timing tile").
+FINISH_WORDS: dict[str, Promise] = {
+    "flat": pgettext_lazy("timing tile", "flat"),
+    "ascent": pgettext_lazy("timing tile", "ascent"),
+}
+TIME_PARAMS = ("time", "previous_time")
+
+
+def _display(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The issue's params as a reader sees them: names, lists, times, translated finishes."""
+    shown = dict(params)
+    if shown.get("name") is None and "rider" in shown:
+        # An unknown rider has no name (GT-11.1): say which id was sent.
+        shown["name"] = gettext("Rider %(rider)s") % {"rider": shown["rider"]}
+    for key, value in params.items():
+        if isinstance(value, (list, tuple)):
+            shown[key] = ", ".join(str(v) for v in value)
+    for key in TIME_PARAMS:
+        if isinstance(params.get(key), int):
+            shown[key] = format_time(params[key])
+    if params.get("finish") in FINISH_WORDS:
+        shown["finish"] = FINISH_WORDS[params["finish"]]
+    return shown
 
 
 def translate(code: str, message: str, params: Mapping[str, Any]) -> str:
@@ -21,7 +81,7 @@ def translate(code: str, message: str, params: Mapping[str, Any]) -> str:
     if template is None:
         return message
     try:
-        return str(template) % dict(params)
+        return str(template) % _display(params)
     except (KeyError, TypeError, ValueError):
         return message
 

@@ -81,9 +81,7 @@ def line_chart(
 
     plotted = []
     for item in series:
-        dots = tuple(
-            (x_at(i), y_at(v), v) for i, v in enumerate(item.values) if v is not None
-        )
+        dots = tuple((x_at(i), y_at(v), v) for i, v in enumerate(item.values) if v is not None)
         last = dots[-1] if dots else (x_at(0), y_at(low), 0)
         plotted.append(
             PlottedSeries(
@@ -177,7 +175,9 @@ def timeline(
                 )
                 start = i
         built.append(
-            Lane(key=key, label=label, y=top + index * (lane_height + gap), segments=tuple(segments))
+            Lane(
+                key=key, label=label, y=top + index * (lane_height + gap), segments=tuple(segments)
+            )
         )
     x_ticks = tuple((round(left + (i + 0.5) * cell, 1), str(n)) for i, n in enumerate(events))
     return Timeline(
@@ -190,8 +190,7 @@ def timeline(
         events=tuple(events),
         labels=tuple(label for _, label, _ in lanes),
         table=tuple(
-            (event, tuple(holders[i] for _, _, holders in lanes))
-            for i, event in enumerate(events)
+            (event, tuple(holders[i] for _, _, holders in lanes)) for i, event in enumerate(events)
         ),
     )
 

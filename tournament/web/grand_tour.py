@@ -176,8 +176,12 @@ def classification_tables(
             columns=(rank, rider, team, time, gap),
             rows=tuple(
                 Row(
-                    (Cell(r["rank"], RANK), *rider_cells(r), Cell(r["time"], TIME),
-                     Cell(r["gap"], GAP)),
+                    (
+                        Cell(r["rank"], RANK),
+                        *rider_cells(r),
+                        Cell(r["time"], TIME),
+                        Cell(r["gap"], GAP),
+                    ),
                     highlight=r["team"] == highlight_team,
                 )
                 for r in data.get("general", [])
@@ -193,8 +197,10 @@ def classification_tables(
                 icon=JERSEY_OF[slug],
                 columns=(rank, rider, team, points),
                 rows=tuple(
-                    Row((Cell(r["rank"], RANK), *rider_cells(r), Cell(r["points"], NUMBER)),
-                        highlight=r["team"] == highlight_team)
+                    Row(
+                        (Cell(r["rank"], RANK), *rider_cells(r), Cell(r["points"], NUMBER)),
+                        highlight=r["team"] == highlight_team,
+                    )
                     for r in data.get(slug, [])
                 ),
                 csv_url=csv(slug),
@@ -207,9 +213,12 @@ def classification_tables(
             columns=(rank, team, time, gap),
             rows=tuple(
                 Row(
-                    (Cell(r["rank"], RANK),
-                     Cell(r["name"], TEXT, href=team_url(tour, r["team"])),
-                     Cell(r["time"], TIME), Cell(r["gap"], GAP)),
+                    (
+                        Cell(r["rank"], RANK),
+                        Cell(r["name"], TEXT, href=team_url(tour, r["team"])),
+                        Cell(r["time"], TIME),
+                        Cell(r["gap"], GAP),
+                    ),
                     highlight=r["team"] == highlight_team,
                 )
                 for r in data.get("team", [])
@@ -231,10 +240,14 @@ def classification_tables(
             ),
             rows=tuple(
                 Row(
-                    (Cell(r["rank"], RANK),
-                     Cell(r["name"], TEXT, href=team_url(tour, r["team"])),
-                     Cell(r["podium"], NUMBER), Cell(r["rest_days"], NUMBER),
-                     Cell(r["classification"], NUMBER), Cell(r["total"], NUMBER)),
+                    (
+                        Cell(r["rank"], RANK),
+                        Cell(r["name"], TEXT, href=team_url(tour, r["team"])),
+                        Cell(r["podium"], NUMBER),
+                        Cell(r["rest_days"], NUMBER),
+                        Cell(r["classification"], NUMBER),
+                        Cell(r["total"], NUMBER),
+                    ),
                     highlight=r["team"] == highlight_team,
                 )
                 for r in data.get("tour_points", [])
@@ -277,22 +290,27 @@ def stage_list(tour: Tour, snapshots: dict[int, dict[str, Any]], names: Names) -
     )
 
 
-def jersey_timeline(snapshots: dict[int, dict[str, Any]], through: int | None,
-                    names: Names) -> charts.Timeline | None:
+def jersey_timeline(
+    snapshots: dict[int, dict[str, Any]], through: int | None, names: Names
+) -> charts.Timeline | None:
     """Who wore each jersey after each stage 1..through (GT-6.4)."""
     events = [n for n in sorted(snapshots) if through is not None and n <= through]
     if not events:
         return None
     lanes = [
-        (jersey, label, [names.rider((snapshots[n].get("jerseys") or {}).get(jersey))
-                         for n in events])
+        (
+            jersey,
+            label,
+            [names.rider((snapshots[n].get("jerseys") or {}).get(jersey)) for n in events],
+        )
         for jersey, label in JERSEY_NAMES.items()
     ]
     return charts.timeline(events, lanes)
 
 
-def gc_chart(snapshots: dict[int, dict[str, Any]], through: int | None,
-             names: Names) -> charts.LineChart | None:
+def gc_chart(
+    snapshots: dict[int, dict[str, Any]], through: int | None, names: Names
+) -> charts.LineChart | None:
     """Each rider's GC position after each stage 1..through: team colour, sprinteur dashed."""
     events = [n for n in sorted(snapshots) if through is not None and n <= through]
     if not events:
@@ -307,9 +325,9 @@ def gc_chart(snapshots: dict[int, dict[str, Any]], through: int | None,
             label=names.rider(rider_id),
             values=tuple(ranks[rider_id].get(n) for n in events),
             colour=names.team_index.get(names.riders[rider_id].team_id, 0)
-            if rider_id in names.riders else 0,
-            dashed=rider_id in names.riders
-            and names.riders[rider_id].role == RiderRole.SPRINTEUR,
+            if rider_id in names.riders
+            else 0,
+            dashed=rider_id in names.riders and names.riders[rider_id].role == RiderRole.SPRINTEUR,
         )
         for rider_id in sorted(ranks, key=lambda r: final.get(r, 999))
     ]
@@ -350,8 +368,8 @@ def tour_cards(queryset: Any) -> list[CompetitionCard]:
                 club_url=reverse("web:club", args=[tour.club.slug]),
                 state=state,
                 state_label=label,
-                progress=_("%(done)s of %(total)s stages") % {"done": through,
-                                                               "total": tour.stage_count},
+                progress=_("%(done)s of %(total)s stages")
+                % {"done": through, "total": tour.stage_count},
                 public=tour.public,
                 extra={"club_id": tour.club_id},
             )

@@ -102,10 +102,13 @@ def embed_tour(request: HttpRequest, pk: int) -> HttpResponse:
     snapshots = load_snapshots(tour)
     data = _standings(tour, snapshots, _after(request))
     names = Names.of(tour)
-    tables = {t.slug: t for t in classification_tables(tour, data, names,
-                                                       after=data.get("after_stage"))}
-    jerseys = [(key, label, names.rider((data.get("jerseys") or {}).get(key)))
-               for key, label in JERSEY_NAMES.items()]
+    tables = {
+        t.slug: t for t in classification_tables(tour, data, names, after=data.get("after_stage"))
+    }
+    jerseys = [
+        (key, label, names.rider((data.get("jerseys") or {}).get(key)))
+        for key, label in JERSEY_NAMES.items()
+    ]
     context = {
         "tour": tour,
         "shown": data.get("after_stage"),
@@ -138,17 +141,24 @@ def _results_table(tour: Tour, rows: list[dict[str, Any]], names: Names, slug: s
     for row in ordered:
         time = 60 * row["minutes"] + row["seconds"]
         team = names.team_of(row["rider"])
-        body.append(Row((
-            Cell(row["position"], RANK),
-            Cell(names.rider(row["rider"]) or f"#{row['rider']}", TEXT),
-            Cell(team.name if team else "", TEXT,
-                 href=team_url(tour, team.pk) if team else None),
-            Cell(time, TIME),
-            Cell(time - best, GAP),
-            Cell(row.get("sprint_points", 0), NUMBER),
-            Cell(row.get("mountain_points", 0), NUMBER),
-            Cell(row.get("exhaustion"), NUMBER),
-        )))
+        body.append(
+            Row(
+                (
+                    Cell(row["position"], RANK),
+                    Cell(names.rider(row["rider"]) or f"#{row['rider']}", TEXT),
+                    Cell(
+                        team.name if team else "",
+                        TEXT,
+                        href=team_url(tour, team.pk) if team else None,
+                    ),
+                    Cell(time, TIME),
+                    Cell(time - best, GAP),
+                    Cell(row.get("sprint_points", 0), NUMBER),
+                    Cell(row.get("mountain_points", 0), NUMBER),
+                    Cell(row.get("exhaustion"), NUMBER),
+                )
+            )
+        )
     return Table(
         slug=slug,
         title=_("Results"),
@@ -207,8 +217,10 @@ def stage(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     names = Names.of(tour)
     data = _stage_snapshot(tour, stage)
     versions = list(
-        StageResultVersion.objects.filter(event=stage).select_related("created_by")
-        .defer("replay").order_by("-number")
+        StageResultVersion.objects.filter(event=stage)
+        .select_related("created_by")
+        .defer("replay")
+        .order_by("-number")
     )
     podium_tp = list(gt_rules(tour.rules).podium_tp)
     podium = [
@@ -216,26 +228,32 @@ def stage(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         for i, row in enumerate(sorted(stage.results, key=lambda r: r["position"])[:3])
     ]
     summary = (data or {}).get("stage") or {}
-    jerseys = [
-        (key, label, names.rider(((data or {}).get("jerseys") or {}).get(key)))
-        for key, label in JERSEY_NAMES.items()
-    ] if data else []
+    jerseys = (
+        [
+            (key, label, names.rider(((data or {}).get("jerseys") or {}).get(key)))
+            for key, label in JERSEY_NAMES.items()
+        ]
+        if data
+        else []
+    )
     context = {
         "tour": tour,
         "stage": stage,
         "stages": list(tour.stages.all()),
-        "results": _results_table(tour, stage.results, names, "results")
-        if stage.results else None,
+        "results": _results_table(tour, stage.results, names, "results") if stage.results else None,
         "podium": podium,
         "jerseys": jerseys,
         "rest_day_awards": [
-            (CLASSIFICATIONS.get(award["classification"], award["classification"]),
-             names.rider(award["rider"]))
+            (
+                CLASSIFICATIONS.get(award["classification"], award["classification"]),
+                names.rider(award["rider"]),
+            )
             for award in summary.get("rest_day_awards", [])
         ],
         "previous": [
             (version, _results_table(tour, version.rows, names, f"v{version.number}"))
-            for version in versions if version.number != stage.version
+            for version in versions
+            if version.number != stage.version
         ],
         "current_version": next((v for v in versions if v.number == stage.version), None),
         "can_write": may_write(request.user, tour),
@@ -249,8 +267,9 @@ def stage_live(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The status fragment the stage page polls every second until the stage settles."""
     tour = visible_or_404(Tour.objects.select_related("club"), pk, request.user)
     stage = _stage(tour, number)
-    return render(request, "web/_stage_live.html",
-                  _live_context(tour, stage, _stage_snapshot(tour, stage)))
+    return render(
+        request, "web/_stage_live.html", _live_context(tour, stage, _stage_snapshot(tour, stage))
+    )
 
 
 @require_safe
@@ -287,16 +306,19 @@ def team(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
     history = []
     previous = {"podium": 0, "rest_days": 0, "classification": 0, "total": 0}
     for number in sorted(snapshots):
-        row = next((r for r in snapshots[number].get("tour_points", [])
-                    if r["team"] == team.pk), None)
+        row = next(
+            (r for r in snapshots[number].get("tour_points", []) if r["team"] == team.pk), None
+        )
         if row is None:
             continue
         exhaustion = {r["rider"]: r["cards"] for r in snapshots[number].get("exhaustion", [])}
-        history.append({
-            "number": number,
-            **{key: row[key] - previous[key] for key in previous},
-            "cards": [exhaustion.get(r.pk) for r in riders],
-        })
+        history.append(
+            {
+                "number": number,
+                **{key: row[key] - previous[key] for key in previous},
+                "cards": [exhaustion.get(r.pk) for r in riders],
+            }
+        )
         previous = {key: row[key] for key in previous}
     context = {
         "tour": tour,
@@ -345,11 +367,20 @@ def stage_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             rider = None
         seconds = form["seconds"].value()
         choices = list(tile)
-        if rules.timing_tile and str(seconds) not in {str(v) for v in tile} and seconds not in (
-            None, ""):
+        if (
+            rules.timing_tile
+            and str(seconds) not in {str(v) for v in tile}
+            and seconds not in (None, "")
+        ):
             choices.append(seconds)  # never hide a stored value the tile does not print
-        rows.append({"form": form, "rider": rider, "team": names_team(tour, rider),
-                     "seconds_choices": choices})
+        rows.append(
+            {
+                "form": form,
+                "rider": rider,
+                "team": names_team(tour, rider),
+                "seconds_choices": choices,
+            }
+        )
     context = {
         "tour": tour,
         "stage": stage,

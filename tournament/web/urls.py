@@ -19,8 +19,11 @@ urlpatterns = [
     path("tours/<int:pk>/standings/<slug:slug>.csv", tour_views.tour_csv, name="tour-csv"),
     path("tours/<int:pk>/stages/<int:number>/", tour_views.stage, name="stage"),
     path("tours/<int:pk>/stages/<int:number>/live/", tour_views.stage_live, name="stage-live"),
-    path("tours/<int:pk>/stages/<int:number>/results/", tour_views.stage_results,
-         name="stage-results"),
+    path(
+        "tours/<int:pk>/stages/<int:number>/results/",
+        tour_views.stage_results,
+        name="stage-results",
+    ),
     path("tours/<int:pk>/teams/<int:team_id>/", tour_views.team, name="team"),
     path("embed/tours/<int:pk>/", tour_views.embed_tour, name="embed-tour"),
 ]

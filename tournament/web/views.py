@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
-from tournament.clubs.models import Club, Membership
+from tournament.clubs.models import Club, Membership, Role
 from tournament.tours.models import Tour
 from tournament.web.components import sort_cards
 from tournament.web.grand_tour import tour_cards
@@ -50,14 +50,13 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         role = next((m.role for m in members if m.user_id == request.user.pk), None)
         if request.user.is_superuser and role is None:
             role = "organiser"
-    groups = [
-        (state, list(items)) for state, items in groupby(cards, key=lambda card: card.state)
-    ]
+    groups = [(state, list(items)) for state, items in groupby(cards, key=lambda card: card.state)]
     context = {
         "club": club,
         "groups": groups,
         "cards": cards,
         "members": members if role is not None else [],
         "role": role,
+        "role_label": Role(role).label if role in Role.values else "",
     }
     return render(request, "web/club.html", context)

@@ -34,7 +34,7 @@ Pick = Callable[[Sequence[MoveOption]], MoveOption]
 
 def furthest(options: Sequence[MoveOption]) -> MoveOption:
     """The longest move that does not eliminate, with the fewest lane changes."""
-    alive = [o for o in options if not o.overshoot_out]
+    alive = [o for o in options if not o.overshoot_out and not o.nitro]
     if not alive:
         return options[0]
     return max(alive, key=lambda o: (o.steps, -lane_changes(o)))
@@ -47,7 +47,7 @@ def lane_changes(option: MoveOption) -> int:
 def ending_at(pos: tuple[int, int, int]) -> Pick:
     def pick(options: Sequence[MoveOption]) -> MoveOption:
         for o in options:
-            if o.end == pos:
+            if o.end == pos and not o.nitro:
                 return o
         raise AssertionError(f"no option ends at {pos}: {[o.end for o in options]}")
 
@@ -103,4 +103,4 @@ def car(race: Race, driver: int) -> Car:
     return next(c for c in race.cars if c.driver == driver)
 
 
-__all__ = ["BLACK", "L", "M", "MONACO", "R", "at", "car", "ending_at", "furthest", "race_with"]
+__all__ = ["BLACK", "MONACO", "L", "M", "R", "at", "car", "ending_at", "furthest", "race_with"]

@@ -122,7 +122,9 @@ def test_blocking_cascade_each_car_brakes_behind_the_one_ahead() -> None:
 def test_voluntary_braking_costs_one_wp_per_space() -> None:
     # FD-26.
     race, _, _ = race_with(
-        [{"pos": at("S1", M, 1), "gear": 3}], [(3, 8)], gears={1: [3]},
+        [{"pos": at("S1", M, 1), "gear": 3}],
+        [(3, 8)],
+        gears={1: [3]},
         pick=ending_at(at("S1", M, 6)),
     )
     race.play_move(car(race, 1))
@@ -132,7 +134,9 @@ def test_voluntary_braking_costs_one_wp_per_space() -> None:
 def test_overshoot_by_one_stop_costs_wp_per_space_beyond() -> None:
     # FD-22: C2 needs 1 stop; from S1 L17, 8 spaces = 1 + 5 in C2 + 2 beyond its exit.
     race, _, _ = race_with(
-        [{"pos": at("S1", L, 17), "gear": 3}], [(3, 8)], gears={1: [3]},
+        [{"pos": at("S1", L, 17), "gear": 3}],
+        [(3, 8)],
+        gears={1: [3]},
         pick=ending_at(at("S2", L, 2)),
     )
     race.play_move(car(race, 1))
@@ -143,7 +147,9 @@ def test_overshoot_by_one_stop_costs_wp_per_space_beyond() -> None:
 def test_braking_into_the_corner_instead_of_overshooting() -> None:
     # FD-25: same cost per space, but the stop counts.
     race, _, _ = race_with(
-        [{"pos": at("S1", L, 17), "gear": 3}], [(3, 8)], gears={1: [3]},
+        [{"pos": at("S1", L, 17), "gear": 3}],
+        [(3, 8)],
+        gears={1: [3]},
         pick=ending_at(at("C2", L, 5)),
     )
     race.play_move(car(race, 1))
@@ -154,7 +160,9 @@ def test_braking_into_the_corner_instead_of_overshooting() -> None:
 def test_overshoot_two_stops_short_eliminates() -> None:
     # FD-22: C8 needs 2 stops; leaving it with none is elimination at once.
     race, _, _ = race_with(
-        [{"pos": at("S7", L, 3), "gear": 4}], [(4, 12)], gears={1: [4]},
+        [{"pos": at("S7", L, 3), "gear": 4}],
+        [(4, 12)],
+        gears={1: [4]},
         pick=lambda opts: next(o for o in opts if o.overshoot_out),
     )
     race.play_move(car(race, 1))
@@ -196,7 +204,9 @@ def test_stops_accumulate_in_a_corner() -> None:
 def test_overshoot_into_the_next_corner_voids_that_stop() -> None:
     # FD-24: C2 -> S2 (2 spaces) -> C3. Overshooting C2 into C3 gives no stop in C3.
     race, _, _ = race_with(
-        [{"pos": at("C2", L, 4), "gear": 2}], [(2, 4)], gears={1: [2]},
+        [{"pos": at("C2", L, 4), "gear": 2}],
+        [(2, 4)],
+        gears={1: [2]},
         pick=ending_at(at("C3", L, 1)),
     )
     race.play_move(car(race, 1))
@@ -207,7 +217,9 @@ def test_overshoot_into_the_next_corner_voids_that_stop() -> None:
 
 def test_ordinary_move_into_the_next_corner_counts() -> None:
     race, _, _ = race_with(
-        [{"pos": at("C2", L, 4), "gear": 2, "corner_stops": 1}], [(2, 4)], gears={1: [2]},
+        [{"pos": at("C2", L, 4), "gear": 2, "corner_stops": 1}],
+        [(2, 4)],
+        gears={1: [2]},
         pick=ending_at(at("C3", L, 1)),
     )
     race.play_move(car(race, 1))
@@ -217,8 +229,11 @@ def test_ordinary_move_into_the_next_corner_counts() -> None:
 def test_overshoot_stop_voids_always_voids_ordinary_stops_too() -> None:
     rules = FormulaDRules(overshoot_stop_voids="always")
     race, _, _ = race_with(
-        [{"pos": at("C2", L, 4), "gear": 2, "corner_stops": 1}], [(2, 4)], gears={1: [2]},
-        rules=rules, pick=ending_at(at("C3", L, 1)),
+        [{"pos": at("C2", L, 4), "gear": 2, "corner_stops": 1}],
+        [(2, 4)],
+        gears={1: [2]},
+        rules=rules,
+        pick=ending_at(at("C3", L, 1)),
     )
     race.play_move(car(race, 1))
     assert car(race, 1).stops == 0

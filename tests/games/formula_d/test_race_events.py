@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.formula_d import BLACK, Entrant, Race, ScriptedDice, track_for
+from games.formula_d.track import PIT
 from scoring.formula_d.rules import FormulaDRules
 from tests.games.formula_d.builders import (
     MONACO,
@@ -16,15 +17,21 @@ from tests.games.formula_d.builders import (
     ending_at,
     race_with,
 )
-from games.formula_d.track import PIT
 
 
-def fresh_race(n: int, rolls: list[tuple[int, int]], gears: dict[int, list[int]] | None = None,
-               laps: int = 1) -> tuple[Race, ScriptedDice]:
+def fresh_race(
+    n: int, rolls: list[tuple[int, int]], gears: dict[int, list[int]] | None = None, laps: int = 1
+) -> tuple[Race, ScriptedDice]:
     dice = ScriptedDice(rolls)
     entrants = [Entrant(i + 1, f"D{i + 1}") for i in range(n)]
-    race = Race(track_for(MONACO), entrants, laps=laps, rules=FormulaDRules(), dice=dice,
-                policy=Scripted(gears))
+    race = Race(
+        track_for(MONACO),
+        entrants,
+        laps=laps,
+        rules=FormulaDRules(),
+        dice=dice,
+        policy=Scripted(gears),
+    )
     return race, dice
 
 
@@ -58,12 +65,14 @@ def test_start_roll_stall_great_and_normal() -> None:
 
 def test_turn_order_furthest_first_then_gear_then_inside() -> None:
     # FD-9/FD-10: S1 is a straight before C2 whose inside is lane L.
-    race, _, _ = race_with([
-        {"pos": at("S1", R, 5), "gear": 3},
-        {"pos": at("S1", L, 5), "gear": 3},
-        {"pos": at("S1", M, 5), "gear": 4},
-        {"pos": at("S1", M, 9), "gear": 1},
-    ])
+    race, _, _ = race_with(
+        [
+            {"pos": at("S1", R, 5), "gear": 3},
+            {"pos": at("S1", L, 5), "gear": 3},
+            {"pos": at("S1", M, 5), "gear": 4},
+            {"pos": at("S1", M, 9), "gear": 1},
+        ]
+    )
     ordered = sorted(race.cars, key=race.order_key)
     assert [c.driver for c in ordered] == [4, 3, 2, 1]
 
@@ -83,10 +92,10 @@ def test_order_is_fixed_for_the_round() -> None:
 def test_collision_every_involved_car_rolls_mover_first() -> None:
     # FD-29/FD-30: D1 stops right behind D2 and beside D3; all three roll, mover first.
     race, dice, _ = race_with(
-        [{"pos": at("S1", M, 1), "gear": 2}, {"pos": at("S1", M, 5)},
-         {"pos": at("S1", L, 4)}],
+        [{"pos": at("S1", M, 1), "gear": 2}, {"pos": at("S1", M, 5)}, {"pos": at("S1", L, 4)}],
         [(2, 3), (BLACK, 4), (BLACK, 5), (BLACK, 1)],
-        gears={1: [2]}, pick=ending_at(at("S1", M, 4)),
+        gears={1: [2]},
+        pick=ending_at(at("S1", M, 4)),
     )
     race.order = sorted(race.cars, key=race.order_key)
     race.play_move(car(race, 1))
@@ -100,7 +109,8 @@ def test_collision_can_eliminate_and_records_the_order() -> None:
     race, _, _ = race_with(
         [{"pos": at("S1", M, 1), "gear": 2, "wp": 1}, {"pos": at("S1", M, 5), "wp": 1}],
         [(2, 3), (BLACK, 2), (BLACK, 3)],
-        gears={1: [2]}, pick=ending_at(at("S1", M, 4)),
+        gears={1: [2]},
+        pick=ending_at(at("S1", M, 4)),
     )
     race.play_move(car(race, 1))
     assert [c.driver for c in race.eliminated] == [1, 2]
@@ -111,8 +121,11 @@ def test_collision_can_eliminate_and_records_the_order() -> None:
 def test_engine_test_on_twenty_in_fifth() -> None:
     # FD-32/FD-33: D1 rolls 20 in 5th; it and D2 (6th) roll the black die, D3 (4th) does not.
     race, dice, _ = race_with(
-        [{"pos": at("S5", M, 1), "gear": 5}, {"pos": at("S1", L, 1), "gear": 6},
-         {"pos": at("S6", L, 1), "gear": 4}],
+        [
+            {"pos": at("S5", M, 1), "gear": 5},
+            {"pos": at("S1", L, 1), "gear": 6},
+            {"pos": at("S6", L, 1), "gear": 4},
+        ],
         [(5, 20), (BLACK, 4), (BLACK, 5)],
         gears={1: [5]},
     )
@@ -133,7 +146,8 @@ def test_pit_stop_restores_wp_counts_the_lap_and_limits_the_exit_gear() -> None:
     race, dice, policy = race_with(
         [{"pos": at("C10", R, 2), "gear": 2, "wp": 5, "corner_stops": 1}],
         [(2, 4), (4, 7)],
-        gears={1: [2, 4]}, laps=2,
+        gears={1: [2, 4]},
+        laps=2,
         pick=lambda opts: next((o for o in opts if o.into_box), opts[-1]),
     )
     d1 = car(race, 1)
@@ -148,9 +162,13 @@ def test_pit_stop_restores_wp_counts_the_lap_and_limits_the_exit_gear() -> None:
 def test_pit_lane_no_overtaking_and_no_wp_loss() -> None:
     # FD-49: D2 reaches D1 (leaving its box) and just stops behind it.
     race, _, _ = race_with(
-        [{"pos": (PIT, 0, 5), "gear": 1, "pitted": True, "crossings": 2},
-         {"pos": (PIT, 0, 2), "gear": 1, "pitted": True, "crossings": 2, "wp": 18}],
-        [(4, 12)], gears={2: [4]}, laps=2,
+        [
+            {"pos": (PIT, 0, 5), "gear": 1, "pitted": True, "crossings": 2},
+            {"pos": (PIT, 0, 2), "gear": 1, "pitted": True, "crossings": 2, "wp": 18},
+        ],
+        [(4, 12)],
+        gears={2: [4]},
+        laps=2,
     )
     race.play_move(car(race, 2))
     assert car(race, 2).pos == (PIT, 0, 4) and car(race, 2).wp == 18
@@ -182,7 +200,10 @@ def test_finish_and_classification() -> None:
     race.eliminate(car(race, 4), "test")
     result = race.outcome().results
     assert [(r.driver, r.position, r.status) for r in result] == [
-        (2, 1, "finished"), (1, 2, "finished"), (4, 3, "eliminated"), (3, 4, "eliminated")
+        (2, 1, "finished"),
+        (1, 2, "finished"),
+        (4, 3, "eliminated"),
+        (3, 4, "eliminated"),
     ]
     assert [r.laps for r in result] == [1, 1, 0, 0]
     assert result[2].elimination_order == 2 and result[3].elimination_order == 1
@@ -193,7 +214,8 @@ def test_finisher_takes_no_further_tests() -> None:
     # FD-39: crossing the line on the last lap ends its race; no collision roll for D1.
     race, dice, _ = race_with(
         [{"pos": at("S0", L, 15), "gear": 1, "crossings": 1}, {"pos": at("S0", L, 19)}],
-        [(1, 2)], gears={1: [1]},
+        [(1, 2)],
+        gears={1: [1]},
     )
     race.play_move(car(race, 1))
     assert car(race, 1).status == "finished" and dice.remaining == 0

@@ -9,19 +9,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.rallyman.dice import ScriptedChance
-from games.rallyman.engine import (
-    CarState,
-    Plan,
-    StageState,
-    Step,
-    TurnContext,
-    TurnRecord,
-    make_context,
-    play_turn,
-)
+from games.rallyman.engine import CarState, Plan, StageState, Step, TurnContext, make_context
 from games.rallyman.layout import parse_layout
 from games.rallyman.rules import RallyRules
 from games.rallyman.track import Track, build_track
+from games.rallyman.turn import TurnRecord, play_turn
 
 
 def lab_track(*pieces: dict[str, Any], danger: str = "none") -> Track:

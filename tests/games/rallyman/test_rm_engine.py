@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from rm_lab import Lab, lab_track, straight_lab
 
-from games.rallyman.engine import Plan, check_plan, return_after_crash, turn_dice
+from games.rallyman.engine import Plan, check_plan, turn_dice
 from games.rallyman.errors import PlanError
 from games.rallyman.rules import RallyRules
+from games.rallyman.turn import return_after_crash
 from scoring.params import build_rules
 
 R = "A.1.r{}-{}"
@@ -101,9 +104,11 @@ def test_rm10_one_space_forward_same_lane_or_diagonal() -> None:
 CORNER = {"kind": "corner", "turn": "left", "inside": [2, 2], "outside": [3, 3, 3]}
 
 
-def corner_lab(**kwargs: object) -> Lab:
-    return Lab(lab_track({"kind": "straight", "rows": 2}, CORNER, {"kind": "straight", "rows": 2}),
-               **kwargs)  # type: ignore[arg-type]
+def corner_lab(**kwargs: Any) -> Lab:
+    return Lab(
+        lab_track({"kind": "straight", "rows": 2}, CORNER, {"kind": "straight", "rows": 2}),
+        **kwargs,
+    )
 
 
 def test_rm16_a_lane_is_kept_to_the_corner_end() -> None:
@@ -150,7 +155,9 @@ SHORTCUT_CORNER = {**CORNER, "shortcut": {"limit": 2, "spaces": 1}}
 
 def shortcut_lab(cars: int = 1) -> Lab:
     return Lab(
-        lab_track({"kind": "straight", "rows": 2}, SHORTCUT_CORNER, {"kind": "straight", "rows": 2}),
+        lab_track(
+            {"kind": "straight", "rows": 2}, SHORTCUT_CORNER, {"kind": "straight", "rows": 2}
+        ),
         cars,
     )
 
@@ -388,7 +395,9 @@ def test_rm36_rm38_crash_damage_by_gear_and_danger() -> None:
     lab = Lab(lab_track({"kind": "straight", "rows": 8}, danger="red"), rules=rules(hazard_limit=2))
     lab.place(1, row(0), gear=4)
     steps = [lab.step(row(1), 5), lab.step(row(2), 6)]
-    record, _ = lab.play(steps, hazards="xx", draws=["crash", "gear", "brake", "green_flag", "coast"])
+    record, _ = lab.play(
+        steps, hazards="xx", draws=["crash", "gear", "brake", "green_flag", "coast"]
+    )
     assert record.outcome == "crash" and record.loc_gear == 6 and record.card == 60
     assert record.damage == ("gear", "brake", "green_flag", "coast")  # gear 6, red: 4 draws
     car = lab.state.car(1)
@@ -435,8 +444,12 @@ def test_rm41_crossing_the_line_finishes_and_counts_the_card() -> None:
     assert record.finished and record.card == 15 and lab.state.car(1).finished
     lab.place(1, "A.0.start-left", gear=3)
     lab.state.car(1).finished = False
-    plan = (lab.step(row(0), 4), lab.step(row(1), 5), lab.step("A.2.finish-left", 6),
-            lab.step("A.2.finish-right"))
+    plan = (
+        lab.step(row(0), 4),
+        lab.step(row(1), 5),
+        lab.step("A.2.finish-left", 6),
+        lab.step("A.2.finish-right"),
+    )
     with pytest.raises(PlanError) as err:
         check_plan(lab.ctx(), Plan(plan))
     assert err.value.code == "after_finish"

@@ -13,7 +13,8 @@ from games.rallyman.rules import RallyRules
 from scoring.params import build_rules
 
 RULES = RallyRules()
-RM55 = re.compile(r"^\s*(0|[1-6]s?)(\s+(0|[1-6]s?))*(\s+t\d+)?\s*$", re.IGNORECASE)
+# The RM-55 pattern with possessive quantifiers (same language, no catastrophic backtracking).
+RM55 = re.compile(r"^\s*+(?:0|[1-6]s?)(?:\s++(?:0|[1-6]s?))*+(?:\s++t\d++)?+\s*+$", re.IGNORECASE)
 
 
 @pytest.mark.parametrize(
@@ -108,9 +109,7 @@ def test_valid_logs_round_trip_and_sum_cards(
     assert RM55.match(text)
     parsed = parse_log(text)
     assert parse_log(parsed.format()) == parsed
-    cards = sum(
-        RULES.time_card_s[int(i[0]) - 1] if i != "0" else RULES.loc_card_s for i in items
-    )
+    cards = sum(RULES.time_card_s[int(i[0]) - 1] if i != "0" else RULES.loc_card_s for i in items)
     assert log_time(text, RULES).net_time == cards - (tokens or 0)
 
 

@@ -57,6 +57,7 @@ class Command(BaseCommand):
         tour.refresh_from_db()
         self.stdout.write(
             self.style.SUCCESS(
-                f"Simulated {len(remaining)} stage(s); standings after stage {tour.standings_through}."
+                f"Simulated {len(remaining)} stage(s); "
+                f"standings after stage {tour.standings_through}."
             )
         )

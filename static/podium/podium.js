@@ -1,0 +1,37 @@
+/* Podium: progressive enhancement only; every page works without JavaScript. */
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  // <select data-autosubmit> (the "after stage" selector) submits its form when changed.
+  document.addEventListener("change", function (event) {
+    var el = event.target;
+    if (el.matches && el.matches("select[data-autosubmit]") && el.form) el.form.submit();
+  });
+
+  // An element with data-poll="URL" takes the content of the fragment at URL every second until
+  // the fragment no longer asks to be polled (the stage is resolved or failed). The element
+  // itself stays, so an aria-live region announces the change. After a minute the pace drops to
+  // every five seconds: a stage waiting for a busy worker need not hammer the server.
+  function poll(el, attempt) {
+    var delay = attempt < 60 ? 1000 : 5000;
+    window.setTimeout(function () {
+      fetch(el.getAttribute("data-poll"), {credentials: "same-origin", headers: {"Accept": "text/html"}})
+        .then(function (response) {
+          if (!response.ok) throw new Error(String(response.status));
+          return response.text();
+        })
+        .then(function (html) {
+          var template = document.createElement("template");
+          template.innerHTML = html.trim();
+          var fresh = template.content.firstElementChild;
+          if (!fresh) return;
+          el.innerHTML = fresh.innerHTML;
+          if (fresh.hasAttribute("data-poll")) poll(el, attempt + 1);
+          else el.removeAttribute("data-poll");
+        })
+        .catch(function () { poll(el, attempt + 1); });  // a network hiccup: keep trying
+    }, delay);
+  }
+  document.querySelectorAll("[data-poll]").forEach(function (el) { poll(el, 0); });
+})();
