@@ -52,6 +52,8 @@ INSTALLED_APPS = [
     "tournament.clubs",
     "tournament.competitions",
     "tournament.tours",
+    "tournament.championships",
+    "tournament.rallies",
     "tournament.web",
 ]
 

@@ -8,12 +8,16 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from tournament.championships import api as championships_api
 from tournament.clubs.api import ClubViewSet, TokenView
+from tournament.rallies import api as rallies_api
 from tournament.tours.api import TourViewSet
 
 router = DefaultRouter(trailing_slash=True)
 router.register("clubs", ClubViewSet, basename="club")
 router.register("tours", TourViewSet, basename="tour")
+championships_api.register(router)
+rallies_api.register(router)
 
 urlpatterns = [
     path("api/auth/token/", TokenView.as_view(), name="api-token"),
@@ -24,5 +28,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switcher on every page
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include("tournament.championships.urls")),
+    path("", include("tournament.rallies.urls")),
     path("", include("tournament.web.urls")),
 ]

@@ -41,3 +41,18 @@ def require_role(user: Any, club_id: int, roles: tuple[str, ...]) -> str:
 
 def can_write(user: Any, club_id: int) -> bool:
     return role_in(club_id, user) in WRITE_ROLES
+
+
+def require_organiser_of_slug(user: Any, slug: Any) -> None:
+    """Before a create request's body is reported as invalid: 401, or 403 for a known club.
+
+    Who may create is only knowable once the club is known; checking the role first when it is
+    keeps validation messages from outsiders (API.md: 401/403 before 400).
+    """
+    from tournament.clubs.models import Club
+
+    if not user.is_authenticated:
+        raise NotAuthenticated()
+    club = Club.objects.filter(slug=slug).first() if isinstance(slug, str) else None
+    if club is not None:
+        require_role(user, club.pk, ORGANISER_ROLES)

@@ -14,7 +14,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournament.competitions import audit, idempotency, services, simulation
+from tournament.competitions import audit, idempotency, services, simulation, transfer
 from tournament.competitions.access import ORGANISER_ROLES, WRITE_ROLES, require_role
 from tournament.competitions.errors import InvalidInput, VersionConflict
 from tournament.competitions.kinds import GameKind, get_kind
@@ -38,6 +38,11 @@ class AuditEntrySerializer(serializers.Serializer):
     event = serializers.IntegerField(source="event_number", allow_null=True)
     summary = serializers.CharField()
     changes = serializers.JSONField()
+
+
+class ImportSerializer(serializers.Serializer):
+    club = serializers.SlugField()
+    document = serializers.JSONField()
 
 
 class CompetitionActions:
@@ -123,6 +128,33 @@ class CompetitionActions:
         page = self.paginate_queryset(entries)  # type: ignore[attr-defined]
         data = AuditEntrySerializer(page, many=True).data
         return self.get_paginated_response(data)  # type: ignore[attr-defined,no-any-return]
+
+    def export_response(self, request: Request, pk: Any) -> Response:
+        """The whole competition as a versioned JSON document (organisers)."""
+        competition = self.get_object()  # type: ignore[attr-defined]
+        require_role(request.user, competition.club_id, ORGANISER_ROLES)
+        return Response(transfer.export_competition(kind=self.kind, competition=competition))
+
+    def import_response(self, request: Request) -> Response:
+        """Recreate a competition from a document in a club the caller organises (201)."""
+        from tournament.clubs.models import Club
+
+        if not request.user.is_authenticated:
+            require_role(request.user, 0, ORGANISER_ROLES)  # 401
+        body = ImportSerializer(data=request.data)
+        if not body.is_valid():
+            raise InvalidInput(body.errors)
+        club = Club.objects.filter(slug=body.validated_data["club"]).first()
+        if club is None:
+            raise InvalidInput({"club": [_("No club with this slug.")]})
+        require_role(request.user, club.pk, ORGANISER_ROLES)
+        competition = transfer.import_competition(
+            kind=self.kind, club=club, document=body.validated_data["document"], by=request.user
+        )
+        detail = self.get_serializer(  # type: ignore[attr-defined]
+            self.get_queryset().get(pk=competition.pk)  # type: ignore[attr-defined]
+        )
+        return Response(detail.data, status=status.HTTP_201_CREATED)
 
     def standings_response(self, request: Request, pk: Any) -> HttpResponse | Response:
         param = self.kind.after_param

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -69,6 +70,32 @@ def nested_lists(detail: Any) -> Any:
     if isinstance(detail, list):
         return [nested_lists(item) for item in detail]
     return detail
+
+
+def nest_row_errors(
+    entries: Iterable[tuple[int | None, str | None, str]], row_count: int, key: str = "results"
+) -> dict[str, Any]:
+    """``{key: [{field: [msg]}, …]}`` from ``(row index or None, field or None, message)``.
+
+    API.md: field errors nested for list items, ``{}`` for rows without errors. Problems of the
+    whole list go to ``non_field_errors`` beside the rows, or are the list's own errors
+    (``{key: ["…"]}``) when no row has one. Shared by every game's result validation.
+    """
+    rows: list[dict[str, list[str]]] = [{} for _ in range(row_count)]
+    whole: list[str] = []
+    for index, field, text in entries:
+        if index is None or not 0 <= index < row_count:
+            whole.append(text)
+        else:
+            rows[index].setdefault(field or "non_field_errors", []).append(text)
+    errors: dict[str, Any] = {}
+    if any(rows):
+        errors[key] = rows
+        if whole:
+            errors["non_field_errors"] = whole
+    else:
+        errors[key] = whole
+    return errors
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

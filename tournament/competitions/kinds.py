@@ -22,6 +22,8 @@ class GameKind(ABC):
     snapshot_model: type[models.Model]
     #: Name of the ``after_*`` query parameter and standings key (``after_stage``, ``after_race``).
     after_param = "after_stage"
+    #: The field of a result row naming the entrant (``rider``, ``driver``).
+    entrant_field = "rider"
 
     @abstractmethod
     def event_label(self, number: int) -> str:
@@ -43,6 +45,18 @@ class GameKind(ABC):
     @abstractmethod
     def initial_standings(self, competition: Any) -> dict[str, Any]:
         """Standings JSON before any event is resolved."""
+
+    def export_setup(self, competition: Any) -> dict[str, Any]:
+        """The competition's set-up in the shape of its create request (without ``club``)."""
+        raise NotImplementedError
+
+    def entrant_keys(self, competition: Any) -> dict[int, str]:
+        """Entrant id → a key that is stable across instances (for export/import)."""
+        raise NotImplementedError
+
+    def import_setup(self, *, club: Any, setup: dict[str, Any], by: Any) -> Any:
+        """Create a competition from an exported set-up; InvalidInput with field errors."""
+        raise NotImplementedError
 
     def check_simulable(self, competition: Any, event: Any) -> None:
         """Raise InvalidInput when the event lacks what its simulation needs."""

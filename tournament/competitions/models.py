@@ -110,6 +110,10 @@ class Event(models.Model):
     def has_results(self) -> bool:
         return self.version > 0
 
+    @property
+    def source_or_none(self) -> str | None:
+        return self.source or None
+
 
 class ResultVersion(models.Model):
     """One accepted submission or simulation of an event. Concrete models add ``event``."""

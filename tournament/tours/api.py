@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
@@ -13,8 +14,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournament.competitions.access import ORGANISER_ROLES, require_role
-from tournament.competitions.api import AuditEntrySerializer, CompetitionActions
-from tournament.competitions.errors import InvalidInput
+from tournament.competitions.api import (
+    AuditEntrySerializer,
+    CompetitionActions,
+    ImportSerializer,
+)
+from tournament.competitions.errors import Conflict, InvalidInput
 from tournament.tours import services
 from tournament.tours.models import Rider, Stage, Team, Tour
 from tournament.tours.serializers import (
@@ -55,7 +60,7 @@ class TourViewSet(
 
     def get_queryset(self) -> Any:
         queryset = Tour.objects.visible_to(self.request.user).select_related("club")
-        if self.action in ("list", "retrieve", "partial_update", "create"):
+        if self.action in ("list", "retrieve", "partial_update", "create", "import_document"):
             queryset = queryset.prefetch_related(
                 Prefetch("stages", queryset=Stage.objects.order_by("number").defer("results")),
                 Prefetch(
@@ -103,6 +108,8 @@ class TourViewSet(
     def partial_update(self, request: Request, pk: Any = None) -> Response:
         tour = self.get_object()
         require_role(request.user, tour.club_id, ORGANISER_ROLES)
+        if services.setup_locked(tour, request.data):
+            raise Conflict(_("The stages, teams and rules cannot change once results are stored."))
         body = TourPatchSerializer(data=request.data)
         if not body.is_valid():
             raise InvalidInput(body.errors)
@@ -152,3 +159,15 @@ class TourViewSet(
     def history(self, request: Request, pk: Any = None) -> Response:
         """Who changed what and when: set-up, results submitted, corrected, simulated."""
         return self.history_response(request, pk)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get"])
+    def export(self, request: Request, pk: Any = None) -> Response:
+        """Set-up, rules and every result version as a versioned JSON document (organisers)."""
+        return self.export_response(request, pk)
+
+    @extend_schema(request=ImportSerializer, responses={201: TourSerializer})
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_document(self, request: Request) -> Response:
+        """Recreate a tour from an exported document in a club the caller organises."""
+        return self.import_response(request)

@@ -33,7 +33,14 @@ from tournament.tours.loading import (
     tour_setup,
 )
 from tournament.tours.messages import issues_to_errors
-from tournament.tours.models import Stage, StageResultVersion, StageStandings, Team, Tour
+from tournament.tours.models import (
+    Rider,
+    Stage,
+    StageResultVersion,
+    StageStandings,
+    Team,
+    Tour,
+)
 
 
 def load_setup(tour: Tour) -> Any:
@@ -80,6 +87,40 @@ class GrandTourKind(GameKind):
     def initial_standings(self, competition: Any) -> dict[str, Any]:
         setup = load_setup(competition)
         return standings_to_json(initial_standings(setup, gt_rules(competition.rules)))
+
+    def export_setup(self, competition: Any) -> dict[str, Any]:
+        from tournament.tours.serializers import setup_payload
+
+        return {
+            "name": competition.name,
+            "public": competition.public,
+            "seed": competition.seed,
+            **setup_payload(competition),
+        }
+
+    def entrant_keys(self, competition: Any) -> dict[int, str]:
+        # Team entry order and role name a rider on any instance.
+        riders = Rider.objects.filter(team__tour=competition).values_list(
+            "pk", "team__order", "role"
+        )
+        return {pk: f"{order}:{role}" for pk, order, role in riders}
+
+    def import_setup(self, *, club: Any, setup: dict[str, Any], by: Any) -> Any:
+        from tournament.tours.serializers import TourCreateSerializer
+        from tournament.tours.services import create_tour
+
+        body = TourCreateSerializer(data={**setup, "club": club.slug})
+        if not body.is_valid():
+            raise InvalidInput(body.errors)
+        data = body.validated_data
+        return create_tour(
+            club=club,
+            name=data["name"],
+            public=data["public"],
+            seed=data.get("seed"),
+            setup=data,
+            by=by,
+        )
 
     def check_simulable(self, competition: Any, event: Any) -> None:
         if not event.course:

@@ -15,6 +15,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.grand_tour.validation import format_time
+from tournament.competitions.errors import nest_row_errors
 
 #: code → template using the issue's params (scoring/grand_tour/validation.py, GT-11).
 TEMPLATES: dict[str, Promise | str] = {
@@ -92,19 +93,11 @@ def issues_to_errors(issues: Iterable[Any], row_count: int, key: str = "results"
     API.md: field errors nested for list items. When only list-level problems exist they are the
     list's own errors (``{"results": ["…"]}``).
     """
-    rows: list[dict[str, list[str]]] = [{} for _ in range(row_count)]
-    whole: list[str] = []
-    for issue in issues:
-        text = translate(issue.code, issue.message, issue.params)
-        if issue.index is None or not 0 <= issue.index < row_count:
-            whole.append(text)
-        else:
-            rows[issue.index].setdefault(issue.field or "non_field_errors", []).append(text)
-    errors: dict[str, Any] = {}
-    if any(rows):
-        errors[key] = rows
-        if whole:
-            errors["non_field_errors"] = whole
-    else:
-        errors[key] = whole
-    return errors
+    return nest_row_errors(
+        (
+            (issue.index, issue.field, translate(issue.code, issue.message, issue.params))
+            for issue in issues
+        ),
+        row_count,
+        key,
+    )

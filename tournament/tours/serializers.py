@@ -139,6 +139,8 @@ class StageResultOutSerializer(ResultRowSerializer):
 
 class StageDetailSerializer(serializers.ModelSerializer):
     results = StageResultOutSerializer(many=True)
+    # API.md: ``submitted`` or ``simulated``; null while the stage has no results.
+    source = serializers.CharField(allow_null=True, source="source_or_none")
 
     class Meta:
         model = Stage
@@ -159,41 +161,41 @@ class StageDetailSerializer(serializers.ModelSerializer):
         ]
 
 
+def setup_payload(tour: Tour) -> dict[str, Any]:
+    """The tour's set-up in the shape of the create request (stages, teams, rest days, rules)."""
+    current = TourSerializer(tour).data
+    return {
+        "stages": [
+            {"name": s["name"], "course": s["course"], "finish": s["finish"], "stacks": s["stacks"]}
+            for s in current["stages"]
+        ],
+        "teams": [
+            {
+                "name": t["name"],
+                "player": t["player"],
+                "riders": [
+                    {"name": r["name"], "role": r["role"], "specialist": r["specialist"] or ""}
+                    for r in t["riders"]
+                ],
+            }
+            for t in current["teams"]
+        ],
+        "rest_days_after": current["rest_days_after"],
+        "rules": dict(tour.rules),
+    }
+
+
 def check_patch_setup(tour: Tour, data: dict[str, Any]) -> dict[str, Any] | None:
     """The full new set-up when a PATCH touches it (unchanged parts taken from the tour)."""
     if not any(key in data for key in ("stages", "teams", "rules", "rest_days_after")):
         return None
-    current = TourSerializer(tour).data
+    current = setup_payload(tour)
     merged = {
-        "stages": data.get(
-            "stages",
-            [
-                {
-                    "name": s["name"],
-                    "course": s["course"],
-                    "finish": s["finish"],
-                    "stacks": s["stacks"],
-                }
-                for s in current["stages"]
-            ],
-        ),
-        "teams": data.get(
-            "teams",
-            [
-                {
-                    "name": t["name"],
-                    "player": t["player"],
-                    "riders": [
-                        {"name": r["name"], "role": r["role"], "specialist": r["specialist"] or ""}
-                        for r in t["riders"]
-                    ],
-                }
-                for t in current["teams"]
-            ],
-        ),
+        "stages": data.get("stages", current["stages"]),
+        "teams": data.get("teams", current["teams"]),
         "rest_days_after": data.get("rest_days_after", current["rest_days_after"]),
         # PATCHed rules change the keys sent; the others keep their current values.
-        "rules": {**tour.rules, **data.get("rules", {})},
+        "rules": {**current["rules"], **data.get("rules", {})},
     }
     serializer = TourSetupSerializer(data=merged)
     serializer.is_valid(raise_exception=True)

@@ -29,7 +29,7 @@ def create_tour(
             name=name,
             public=public,
             rules=setup["rules"],
-            created_by=by if by.is_authenticated else None,
+            created_by=by if getattr(by, "is_authenticated", False) else None,
         )
         if seed is not None:
             tour.seed = seed
@@ -79,6 +79,12 @@ def _write_setup(tour: Tour, setup: dict[str, Any]) -> None:
         )
     tour.specialist_order = list(specialist_order(load_setup(tour)))
     tour.save(update_fields=["specialist_order"])
+
+
+def setup_locked(tour: Tour, data: Any) -> bool:
+    """True when ``data`` touches the set-up and results are already stored (API.md: 409)."""
+    touches = isinstance(data, dict) and any(key in data for key in SETUP_FIELDS)
+    return touches and Stage.objects.filter(competition=tour, version__gt=0).exists()
 
 
 def update_tour(

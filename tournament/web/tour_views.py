@@ -377,7 +377,7 @@ def stage_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             {
                 "form": form,
                 "rider": rider,
-                "team": names_team(tour, rider),
+                "team": _team_of(tour, rider),
                 "seconds_choices": choices,
             }
         )
@@ -394,7 +394,7 @@ def stage_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return render(request, "web/stage_results.html", context)
 
 
-def names_team(tour: Tour, rider: Any) -> Any:
+def _team_of(tour: Tour, rider: Any) -> Any:
     """The rider's team from the prefetched teams (no query)."""
     if rider is None:
         return None

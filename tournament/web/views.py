@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import groupby
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -50,10 +49,8 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         role = next((m.role for m in members if m.user_id == request.user.pk), None)
         if request.user.is_superuser and role is None:
             role = "organiser"
-    groups = [(state, list(items)) for state, items in groupby(cards, key=lambda card: card.state)]
     context = {
         "club": club,
-        "groups": groups,
         "cards": cards,
         "members": members if role is not None else [],
         "role": role,

@@ -8,7 +8,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from tournament.championships import demo as championships_demo
 from tournament.clubs.models import Club, Membership, Role
+from tournament.rallies import demo as rallies_demo
 from tournament.tours.demo import create_demo_tour
 from tournament.tours.models import Tour
 
@@ -37,6 +39,9 @@ class Command(BaseCommand):
         if not Tour.objects.filter(club=club).exists():
             tour = create_demo_tour(club=club, organiser=users["olga"], scorekeeper=users["sam"])
             self.stdout.write(f"Demo tour {tour.pk}: {tour.name}")
+        for build in (championships_demo.build, rallies_demo.build):
+            for line in build(club=club, organiser=users["olga"], scorekeeper=users["sam"]):
+                self.stdout.write(line)
         self.stdout.write(
             self.style.SUCCESS(
                 "Demo ready. Users admin (superuser), olga (organiser), sam (scorekeeper); "

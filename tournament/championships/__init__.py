@@ -1,0 +1,1 @@
+"""Formula D championships: set-up, events, results and standings on the shared workflow."""

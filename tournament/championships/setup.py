@@ -1,0 +1,204 @@
+"""Checking a championship's set-up (create and PATCH): field errors for every bad value.
+
+The rules come from formula_d.md: the rule set and its parameters (§13, FD-58), the points table
+(FD-70), race lengths (FD-37), the drivers entered in each race and ``max_cars`` (FD-4, FD-78) and
+car builds (FD-59). Each check reports under the field path the client sent, so a 400 points at
+the exact value to fix; the pure ``scoring.formula_d`` functions do the rule checks themselves.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+
+from games.formula_d import shipped_circuits
+from scoring.formula_d import POINTS_PRESETS, build_formula_d_rules, check_laps, resolve_points
+from scoring.formula_d.rules import ZONES, FormulaDRules, default_laps
+from scoring.params import ParamError, rules_to_json
+from tournament.championships.messages import param_errors, translate_param
+
+MAX_DRIVERS = 60  # a club league, far above one box's 10 cars; keeps requests bounded
+MAX_RACES = 40
+
+
+class DriverSetupSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    team = serializers.CharField(max_length=80, allow_blank=True, allow_null=True, required=False)
+    build = serializers.JSONField(required=False, allow_null=True)
+
+
+class RaceSetupSerializer(serializers.Serializer):
+    circuit = serializers.CharField(max_length=60)
+    laps = serializers.JSONField(required=False, allow_null=True)
+    drivers = serializers.ListField(
+        child=serializers.CharField(max_length=80), required=False, allow_null=True
+    )
+
+
+class ChampionshipSetupSerializer(serializers.Serializer):
+    """The parts of a championship locked once results exist (drivers, races, rules)."""
+
+    rule_set = serializers.ChoiceField(choices=["basic", "advanced"], required=False)
+    points = serializers.JSONField(required=False, allow_null=True)
+    drivers = DriverSetupSerializer(many=True)
+    races = RaceSetupSerializer(many=True)
+    rules = serializers.DictField(required=False, default=dict)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        return check_setup(data)
+
+
+def default_rules_json(rule_set: str) -> dict[str, Any]:
+    """Every parameter at its default for ``rule_set`` (FD-58/FD-60 change a few)."""
+    return rules_to_json(build_formula_d_rules({}, rule_set)[0])
+
+
+def explicit_rules(rules: dict[str, Any], rule_set: str) -> dict[str, Any]:
+    """The stored rules that differ from ``rule_set``'s defaults (what the club chose)."""
+    defaults = default_rules_json(rule_set)
+    return {k: v for k, v in rules.items() if defaults.get(k) != v}
+
+
+def check_setup(data: dict[str, Any]) -> dict[str, Any]:
+    """Validate rules, points, drivers and races together; return them with effective values."""
+    errors: dict[str, Any] = {}
+    rule_set = data.get("rule_set") or "basic"
+    rules, rule_errors = build_formula_d_rules(data.get("rules") or {}, rule_set)
+    if rule_errors:
+        errors["rules"] = param_errors(rule_errors)
+
+    raw_points = data.get("points")
+    points: tuple[int, ...] = ()
+    try:
+        points = resolve_points(raw_points)
+    except ParamError as exc:
+        errors["points"] = [translate_param(exc)]
+
+    drivers = data["drivers"]
+    driver_errors = _check_drivers(drivers, rules, rule_set)
+    if not 1 <= len(drivers) <= MAX_DRIVERS:
+        errors["drivers"] = [
+            _("A championship has 1 to %(max)s drivers.") % {"max": MAX_DRIVERS}
+        ]
+    elif any(driver_errors):
+        errors["drivers"] = driver_errors
+
+    races = data["races"]
+    known = {d["name"].casefold(): d["name"] for d in drivers}
+    race_errors = [_check_race(race, known, rules, rule_set) for race in races]
+    if not 1 <= len(races) <= MAX_RACES:
+        errors["races"] = [_("A championship has 1 to %(max)s races.") % {"max": MAX_RACES}]
+    elif any(race_errors):
+        errors["races"] = race_errors
+    if errors:
+        raise serializers.ValidationError(errors)
+    preset = raw_points if isinstance(raw_points, str) else ""
+    if raw_points is None:
+        preset = next(name for name, table in POINTS_PRESETS.items() if table == points)
+    return {
+        **data,
+        "rule_set": rule_set,
+        "rules": rules_to_json(rules),
+        "points": list(points),
+        "points_preset": preset,
+    }
+
+
+def _check_drivers(
+    drivers: list[dict[str, Any]], rules: FormulaDRules, rule_set: str
+) -> list[dict[str, list[str]]]:
+    errors: list[dict[str, list[str]]] = [{} for _ in drivers]
+    names = Counter(d["name"].strip().casefold() for d in drivers)
+    for i, driver in enumerate(drivers):
+        driver["name"] = driver["name"].strip()
+        driver["team"] = (driver.get("team") or "").strip()
+        if not driver["name"]:
+            errors[i]["name"] = [_("This field may not be blank.")]
+        elif names[driver["name"].casefold()] > 1:
+            errors[i]["name"] = [_("Driver names must be unique within a championship.")]
+        build = driver.get("build")
+        if build is not None:
+            problems = _check_build(build, rules, rule_set)
+            if problems:
+                errors[i]["build"] = problems
+    return errors
+
+
+def _check_build(build: Any, rules: FormulaDRules, rule_set: str) -> list[str]:
+    """FD-59: six zones, each 1..its build maximum, adding up to ``build_total_wp``."""
+    if rule_set != "advanced" or not rules.own_car_build:
+        return [_("A car build needs the advanced rule set with own_car_build (FD-59).")]
+    if not isinstance(build, dict) or set(build) != set(ZONES):
+        return [_("A build gives one value per zone: %(zones)s.") % {"zones": ", ".join(ZONES)}]
+    problems = []
+    for zone in ZONES:
+        value = build[zone]
+        top = rules.build_max_tyres if zone == "tyres" else rules.build_max_zone
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= top:
+            problems.append(
+                _("%(zone)s must be a whole number from 1 to %(max)s.") % {"zone": zone, "max": top}
+            )
+    if not problems and sum(build.values()) != rules.build_total_wp:
+        problems.append(
+            _("The zones add up to %(sum)s WP; a build spreads exactly %(total)s (build_total_wp).")
+            % {"sum": sum(build.values()), "total": rules.build_total_wp}
+        )
+    return problems
+
+
+def _check_race(
+    race: dict[str, Any], known: dict[str, str], rules: FormulaDRules, rule_set: str
+) -> dict[str, list[str]]:
+    errors: dict[str, list[str]] = {}
+    circuit = race["circuit"].strip()
+    # A shipped circuit is stored under its file name; any other board is kept as typed (it can
+    # be scored, not simulated).
+    shipped = {name.casefold(): name for name in shipped_circuits()}
+    race["circuit"] = shipped.get(circuit.casefold(), circuit)
+    if not circuit:
+        errors["circuit"] = [_("This field may not be blank.")]
+    laps = race.get("laps")
+    if laps is None:
+        race["laps"] = default_laps(rule_set)  # FD-37, FD-58
+    else:
+        try:
+            race["laps"] = check_laps(laps, rule_set)
+        except ParamError as exc:
+            errors["laps"] = [translate_param(exc)]
+    entered = race.get("drivers")
+    if entered is None:
+        # FD-78: by default every championship driver, so at most max_cars of them (FD-4).
+        if len(known) > rules.max_cars:
+            errors["drivers"] = [
+                _(
+                    "The championship has %(count)s drivers, more than max_cars (%(max)s); "
+                    "list the drivers entered in this race."
+                )
+                % {"count": len(known), "max": rules.max_cars}
+            ]
+        race["drivers"] = list(known.values())
+        return errors
+    problems: list[str] = []
+    names: list[str] = []
+    for name in entered:
+        found = known.get(name.strip().casefold())
+        if found is None:
+            problems.append(_("%(name)s is not a driver of this championship.") % {"name": name})
+        elif found in names:
+            problems.append(_("%(name)s is entered twice.") % {"name": found})
+        else:
+            names.append(found)
+    if not entered:
+        problems.append(_("A race needs at least one driver."))
+    if len(entered) > rules.max_cars:
+        problems.append(
+            _("At most %(max)s cars race (max_cars); %(count)s are entered.")
+            % {"max": rules.max_cars, "count": len(entered)}
+        )
+    if problems:
+        errors["drivers"] = problems
+    race["drivers"] = names
+    return errors

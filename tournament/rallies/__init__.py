@@ -1,0 +1,1 @@
+"""Rallyman rallies: set-up, events, results and standings on the shared workflow."""

@@ -1,0 +1,178 @@
+"""Rallies as a :class:`GameKind`: RM-53 sheet checks, RM-42..46 standings, simulated stages."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.rallyman import CarEntry, RallymanError, build_track, load_layout, simulate_stage
+from scoring.rally import RallyInputError, check_stage_sheet, rally_standings
+from scoring.rng import derive_rng
+from tournament.competitions import services
+from tournament.competitions.errors import InvalidInput, ResolutionError
+from tournament.competitions.kinds import GameKind
+from tournament.rallies.loading import (
+    out_of_rally,
+    rally_drivers,
+    rally_rules,
+    result_row,
+    stage_sheets,
+)
+from tournament.rallies.messages import flag_messages, issues_to_errors
+from tournament.rallies.models import (
+    Driver,
+    Rally,
+    RallyStage,
+    RallyStageResultVersion,
+    RallyStandings,
+)
+
+
+def load_drivers(rally: Any) -> list[tuple[int, str]]:
+    """``(id, name)`` of the rally's drivers in entry-list order (one query)."""
+    return list(Driver.objects.filter(rally=rally).order_by("order").values_list("pk", "name"))
+
+
+def finishing_order(rows: list[dict[str, Any]], entry: Sequence[int]) -> list[dict[str, Any]]:
+    """Finishers by stage time (ties in entry-list order, RM-42), then retired drivers."""
+    position = {d: i for i, d in enumerate(entry)}
+    return sorted(
+        rows,
+        key=lambda r: (
+            r["stage_time"] is None,
+            r["stage_time"] or 0,
+            position.get(r["driver"], len(position)),
+        ),
+    )
+
+
+class RallyKind(GameKind):
+    label = "rally"
+    competition_model = Rally
+    event_model = RallyStage
+    version_model = RallyStageResultVersion
+    snapshot_model = RallyStandings
+    after_param = "after_stage"
+
+    def event_label(self, number: int) -> str:
+        return _("Stage %(number)s") % {"number": number}
+
+    def validate_results(
+        self, competition: Any, event: Any, rows: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """RM-53: every problem at once, or the rows with their times (RM-52), in finishing order.
+
+        The drivers expected are the entry list minus those out after the *current* results of
+        the earlier stages (RM-46), so a correction of an earlier stage can make this sheet
+        invalid; the workflow then marks this stage ``failed`` with the message (API.md).
+        """
+        rules = rally_rules(competition.rules)
+        drivers = load_drivers(competition)
+        names = dict(drivers)
+        earlier = RallyStage.objects.filter(
+            competition=competition, number__lt=event.number
+        ).values_list("results", flat=True)
+        out = out_of_rally(earlier, rules)
+        checked = check_stage_sheet(
+            rows, entry_list=[pk for pk, _name in drivers], out_of_rally=out, rules=rules
+        )
+        if not checked.ok:
+            raise InvalidInput(issues_to_errors(checked.issues, len(rows), names))
+        warnings = flag_messages(checked.flags, names)
+        stored = [
+            result_row(entry, rows[index], warnings.get(index, []))
+            for index, entry in enumerate(checked.entries)
+        ]
+        return finishing_order(stored, [pk for pk, _name in drivers])
+
+    def compute_snapshots(self, competition: Any, events: Sequence[Any]) -> list[dict[str, Any]]:
+        rules = rally_rules(competition.rules)
+        drivers = rally_drivers(load_drivers(competition))
+        sheets = stage_sheets([e.results for e in events])
+        snapshots = []
+        for k in range(1, len(sheets) + 1):
+            try:
+                standings = rally_standings(drivers, sheets[:k], rules)
+            except RallyInputError as exc:
+                # Sheets are checked at submission; this guards rows changed behind our back.
+                raise ResolutionError(exc.params.get("stage", k), exc.message) from exc
+            snapshots.append(standings.to_json())
+        return snapshots
+
+    def initial_standings(self, competition: Any) -> dict[str, Any]:
+        return {"after_stage": None, "overall": [], "stages": []}
+
+    def check_simulable(self, competition: Any, event: Any) -> None:
+        if event.layout is None:
+            raise InvalidInput(
+                {"layout": [_("This stage has no layout, so it cannot be simulated.")]}
+            )
+
+    def start_order(self, competition: Any, event: Any) -> list[int]:
+        """RM-6: who starts the stage, in start order; drivers out of the rally do not."""
+        rules = rally_rules(competition.rules)
+        entry = [pk for pk, _name in load_drivers(competition)]
+        if event.number == 1:
+            how, running = rules.first_stage_order, entry
+        else:
+            before = services.standings(kind=self, competition=competition, after=event.number - 1)
+            # The overall classification, leader first; out drivers (RM-46) are listed last.
+            running = [row["driver"] for row in before["overall"] if row["out_after_stage"] is None]
+            how = rules.later_stage_order
+            if how == "entry":
+                running = [d for d in entry if d in set(running)]
+        if how == "random":
+            running = sorted(running, key=entry.index)
+            derive_rng(competition.seed, "rally_start_order", event.number).shuffle(running)
+        return list(running)
+
+    def carried_tokens(self, competition: Any, event: Any) -> dict[int, int]:
+        """RM-31 with ``tokens_carry_over``: tokens a simulated previous stage carried over.
+
+        A submitted sheet has no field for carried tokens, so after one nobody carries any.
+        """
+        if event.number == 1 or not rally_rules(competition.rules).tokens_carry_over:
+            return {}
+        previous = (
+            RallyStage.objects.filter(competition=competition, number=event.number - 1)
+            .values("pk", "version", "source")
+            .first()
+        )
+        if previous is None or previous["source"] != "simulated":
+            return {}
+        replay = (
+            RallyStageResultVersion.objects.filter(
+                event_id=previous["pk"], number=previous["version"]
+            )
+            .values_list("replay", flat=True)
+            .first()
+        ) or {}
+        return {int(k): int(v) for k, v in (replay.get("carried_tokens") or {}).items()}
+
+    def simulate(self, competition: Any, event: Any) -> tuple[list[dict[str, Any]], Any]:
+        """Play the stage with automatic drivers (RM-6 start order, RM-31 carried tokens)."""
+        rules = rally_rules(competition.rules)
+        order = self.start_order(competition, event)
+        tokens = self.carried_tokens(competition, event)
+        last = not RallyStage.objects.filter(
+            competition=competition, number__gt=event.number
+        ).exists()
+        try:
+            track = build_track(load_layout(event.layout))
+            run = simulate_stage(
+                track,
+                [CarEntry(d, tokens.get(d, 0)) for d in order],
+                rules,
+                derive_rng(competition.seed, "rally_stage", event.number),
+                last_stage=last,
+            )
+        except RallymanError as exc:
+            raise ResolutionError(event.number, exc.message) from exc
+        replay = {
+            **run.replay_json(),
+            "start_order": order,
+            "carried_tokens": {str(c.car): c.carried_tokens for c in run.cars},
+        }
+        return run.sheet(), replay

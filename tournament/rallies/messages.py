@@ -1,0 +1,148 @@
+"""Pure-engine issues of a rally stage sheet → DRF-shaped field errors, translated by code.
+
+``scoring.rally.check_stage_sheet`` speaks English with a stable ``code`` and ``params``
+(RM-53); each code maps here to a translatable template that names the driver, so the API and
+the scorekeeper form show one message per problem in the reader's language. Unknown codes fall
+back to the engine's English text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+#: code → template using the issue's params (scoring/rally/sheet.py, games/rallyman/notation.py).
+TEMPLATES: dict[str, Promise] = {
+    # RM-53.1, RM-53.2, RM-53.3
+    "unknown_driver": _("Driver %(driver)s is not entered in this rally."),
+    "driver_out": _("%(name)s is out of the rally (retired on an earlier stage, RM-46)."),
+    "duplicate_driver": _("%(name)s is listed twice; list each driver once."),
+    "missing_driver": _("%(name)s has no entry; every driver still in the rally needs one."),
+    "required": _("This field is required."),
+    "invalid_driver": _("A driver id is required."),
+    "not_object": _("Each entry must be an object."),
+    "not_a_list": _("Results must be a list of entries."),
+    "unknown_field": _("Unknown field %(field)s."),
+    "invalid_status": _("Status must be finished or retired."),
+    # RM-53.4
+    "invalid_time": _("Time must be whole seconds or an m:ss string such as 4:21."),
+    "not_whole_number": _("Must be a whole number."),
+    "negative": _("Cannot be negative."),
+    "bad_time_format": _("Time must be m:ss with seconds from 00 to 59, such as 4:21."),
+    # RM-53.5, RM-53.6
+    "time_required": _("A finished driver needs a time or a turn log."),
+    "retired_with_time": _("A retired driver has no time."),
+    "retired_with_log": _("A retired driver has no turn log."),
+    # RM-53.7 (RM-55 notation)
+    "log_not_text": _("The turn log must be text."),
+    "log_empty": _("The turn log has no turns."),
+    "log_no_turns": _("The turn log has no turns, only tokens."),
+    "log_unknown_item": _(
+        "Item %(position)s (%(item)s) is not a turn (0-6, 1s-6s) or unspent tokens (tK)."
+    ),
+    "log_gear_out_of_range": _("Item %(position)s (%(item)s): no time card for this gear."),
+    "log_tokens_repeated": _("Item %(position)s (%(item)s): unspent tokens may be given once."),
+    "log_tokens_not_last": _("Item %(position)s (%(item)s): unspent tokens must be the last item."),
+    # RM-53.8, RM-53.9
+    "time_log_mismatch": _("Time %(time)s s differs from the turn log's net time %(log_time)s s."),
+    "non_positive_time": _("The net time must be more than 0 s."),
+    # RM-53.10
+    "invalid_penalties": _("Penalties must be a list."),
+    "penalty_zero": _("A penalty must be at least 1 s."),
+    "penalty_no_reason": _("A penalty needs a reason."),
+    # RM-54 (a flag: accepted, shown to the scorekeeper)
+    "too_many_tokens": _(
+        "%(tokens)s unspent tokens is more than the %(limit)s the logged turns could earn."
+    ),
+}
+
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def translate(code: str, message: str, params: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """The issue in the reader's language; ``names`` maps driver ids to names."""
+    template = TEMPLATES.get(code)
+    if template is None:
+        return message
+    shown = dict(params)
+    driver = params.get("driver")
+    if isinstance(driver, int):
+        shown.setdefault("name", names.get(driver) or gettext("Driver %(id)s") % {"id": driver})
+    try:
+        return str(template) % shown
+    except (KeyError, TypeError, ValueError):
+        return message
+
+
+def _path(field: str) -> list[str | int]:
+    """``penalties[0].seconds`` → ``["penalties", 0, "seconds"]``."""
+    return [
+        name if name else int(index) for name, index in _PATH_PART.findall(field)
+    ] or [field]
+
+
+def _put(target: dict[str, Any], path: list[str | int], message: str) -> None:
+    """Add ``message`` at ``path`` inside nested dicts and lists (DRF's nested error shape)."""
+    node: Any = target
+    for step, nxt in zip(path, [*path[1:], None], strict=True):
+        if nxt is None and isinstance(node, list):
+            # A list item that is not an object (``penalties[0]``): its own messages.
+            current = node[step]  # type: ignore[index]
+            if isinstance(current, list):
+                current.append(message)
+            elif current:
+                current.setdefault("non_field_errors", []).append(message)
+            else:
+                node[step] = [message]  # type: ignore[index]
+        elif nxt is None:
+            node.setdefault(step, []).append(message)
+        elif isinstance(nxt, int):
+            items = node.setdefault(step, [])
+            while len(items) <= nxt:
+                items.append({})
+            node = items
+        else:
+            if isinstance(node, list):
+                node = node[step]  # type: ignore[index]
+            else:
+                node = node.setdefault(step, {})
+
+
+def issues_to_errors(
+    issues: Iterable[Any], row_count: int, names: Mapping[int, str], key: str = "results"
+) -> dict[str, Any]:
+    """``{"results": [{field: [msg]}, …]}``; sheet-level issues as the list's own errors.
+
+    API.md: field errors nested for list items (``penalties[0].seconds`` becomes
+    ``{"penalties": [{"seconds": [...]}]}``). When rows have errors too, sheet-level ones go to
+    ``non_field_errors``.
+    """
+    rows: list[dict[str, Any]] = [{} for _ in range(row_count)]
+    whole: list[str] = []
+    for issue in issues:
+        text = translate(issue.code, issue.message, issue.params, names)
+        if issue.index is None or not 0 <= issue.index < row_count:
+            whole.append(text)
+        else:
+            _put(rows[issue.index], _path(issue.field or "non_field_errors"), text)
+    errors: dict[str, Any] = {}
+    if any(rows):
+        errors[key] = rows
+        if whole:
+            errors["non_field_errors"] = whole
+    else:
+        errors[key] = whole
+    return errors
+
+
+def flag_messages(flags: Iterable[Any], names: Mapping[int, str]) -> dict[int, list[str]]:
+    """RM-54 flags per row index, translated (stored with the row as ``warnings``)."""
+    out: dict[int, list[str]] = {}
+    for flag in flags:
+        out.setdefault(flag.index, []).append(translate(flag.code, flag.message, flag.params, names))
+    return out
