@@ -24,10 +24,11 @@ from games.formula_d.model import (
     ResultEntry,
     Status,
 )
-from games.formula_d.moves import MoveContext, MoveOption, move_options
+from games.formula_d.moves import MoveContext, MoveOption, Params, options_for
 from games.formula_d.track import PIT, Track
 from scoring.formula_d.rules import FormulaDRules
 
+_NO_SPACES: frozenset[Pos] = frozenset()
 MAX_ROUNDS = 2000  # a guard against a bug looping forever; real races end in ~60 rounds
 
 
@@ -247,8 +248,42 @@ class Race:
 
     def options(self, car: Car, roll: int) -> list[MoveOption]:
         """Every legal end of ``car``'s move for ``roll`` (others' spaces are blocked)."""
-        occupied = self.occupied.keys() - {car.pos}
-        return move_options(self.track, self.context(car), roll, occupied)
+        ids = self.track.node_id
+        occupied = 0
+        for pos in self.occupied:
+            occupied |= 1 << ids[pos]
+        occupied &= ~(1 << ids[car.pos])
+        return options_for(self.track, self.params(car), roll, occupied)
+
+    def params(self, car: Car) -> Params:
+        """:meth:`context` as the path search's hashable parameters (the hot path)."""
+        circuit = self.track.circuit
+        pit = circuit.pit
+        lap = car.laps_done
+        may_pit = (
+            pit is not None
+            and self.laps > 1
+            and lap < self.laps - 1
+            and car.crossings >= 1
+            and lap not in car.pitted_laps
+        )
+        box = pit.boxes[car.index] if pit is not None and not car.pit_done else -1
+        street_on = self.street is not None
+        return (
+            self.track.node_id[car.pos],
+            car.corner,
+            car.stops,
+            car.crossings == self.laps,
+            may_pit,
+            box,
+            self.rules.max_lane_changes,
+            self.rules.exit_lane_lock == "always",
+            self.rules.overshoot_max_missing_stops,
+            circuit.street.danger if street_on else _NO_SPACES,
+            circuit.street.tunnels if street_on else (),
+            circuit.street.police_line if street_on else None,
+            _NO_SPACES,
+        )
 
     def play_move(self, car: Car) -> None:
         """FD-11: announce a gear, roll, move, then the end-of-move tests."""
@@ -288,7 +323,7 @@ class Race:
             boosted = self.options(car, roll + car.gear)
             options = options + [street.with_nitro(o) for o in boosted]
         choice = self.policy.choose_move(self, car, options)
-        if choice not in options:
+        if not any(o is choice for o in options) and choice not in options:
             raise FormulaDError("illegal_move", "The policy chose a move the engine did not offer.")
         self.apply(car, choice, roll)
         if self.street is not None and car.running:

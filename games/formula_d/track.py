@@ -9,6 +9,7 @@ lane is the pseudo-segment ``PIT`` with one lane.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from math import lcm
 
 from games.formula_d.circuit import Circuit, Line, Pos
@@ -55,6 +56,70 @@ class Track:
                     self._diagonal[(p, lane)] = self._compute_diagonal(p, lane)
         self._beside = {p: self._compute_beside(p) for p in self.positions}
         self.next_corner = tuple(self._compute_next_corner(seg) for seg in range(self.count))
+        self._build_graph()
+
+    # -- space graph (integer ids for the path search, moves.py) ----------------------------------
+
+    def _build_graph(self) -> None:
+        """Number every space (track, then pit lane) and tabulate its steps once per circuit.
+
+        ``steps_all[n]`` lists ``(next id, lane, lane change)`` for the forward and diagonal steps
+        of space ``n``, ``steps_fwd[n]`` only the forward one; pit spaces lead to the next pit
+        space and the last one to the pit exit. Occupancy is then a bit mask over the ids.
+        """
+        circuit = self.circuit
+        pit = circuit.pit
+        pit_spaces: list[Pos] = [(PIT, 0, i) for i in range(pit.length)] if pit else []
+        self.nodes: tuple[Pos, ...] = (*self.positions, *pit_spaces)
+        self.node_id: dict[Pos, int] = {p: n for n, p in enumerate(self.nodes)}
+        ids = self.node_id
+        self.pit_first = ids[pit_spaces[0]] if pit_spaces else -1
+        self.pit_entry = ids[pit.entry] if pit else -1
+        self.node_seg = tuple(p[0] for p in self.nodes)
+        self.node_lane = tuple(p[1] for p in self.nodes)
+        self.is_pit = tuple(p[0] == PIT for p in self.nodes)
+        self.corner_of = tuple(
+            p[0] if p[0] != PIT and self.segments[p[0]].is_corner else -1 for p in self.nodes
+        )
+        self.seg_stops = tuple(s.stops for s in self.segments)
+        fwd: list[int] = []
+        steps_all: list[tuple[tuple[int, int, bool], ...]] = []
+        for p in self.nodes:
+            if p[0] == PIT:
+                assert pit is not None
+                q = (PIT, 0, p[2] + 1) if p[2] + 1 < pit.length else pit.exit
+                fwd.append(ids[q])
+                steps_all.append(((ids[q], 0, False),))
+                continue
+            f = ids[self._forward[p]]
+            fwd.append(f)
+            out = [(f, p[1], False)]
+            for lane in (p[1] - 1, p[1] + 1):
+                d = self._diagonal.get((p, lane))
+                if d is not None:
+                    out.append((ids[d], lane, True))
+            steps_all.append(tuple(out))
+        self.fwd = tuple(fwd)
+        self.steps_all = tuple(steps_all)
+        self.steps_fwd = tuple(s[:1] for s in steps_all)
+        self.before_finish = self.before_table(circuit.finish_line)
+        # (segment, far-edge coordinate) of each track space, for the zig-zag walk (FD-16)
+        self.node_coord = tuple(
+            self.coord(p) if p[0] != PIT else -1 for p in self.nodes
+        )
+        self.move_cache: dict[object, object] = {}  # moves.py: options on an empty track
+
+    def before_table(self, line: Line) -> tuple[bool, ...]:
+        """Per space id: whether it lies before ``line`` (pit spaces never do)."""
+        return tuple(p[0] != PIT and self.before_line(p, line) for p in self.nodes)
+
+    def occupancy(self, positions: Iterable[Pos]) -> int:
+        """The bit mask of the space ids of ``positions``."""
+        ids = self.node_id
+        mask = 0
+        for p in positions:
+            mask |= 1 << ids[p]
+        return mask
 
     # -- steps ---------------------------------------------------------------------------------
 

@@ -95,8 +95,10 @@ def _wp_range(params: Mapping[str, Any]) -> str:
 
 
 def _shown(params: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
-    shown = {k: ", ".join(str(v) for v in value) if isinstance(value, (list, tuple)) else value
-             for k, value in params.items()}
+    shown = {
+        k: ", ".join(str(v) for v in value) if isinstance(value, (list, tuple)) else value
+        for k, value in params.items()
+    }
     driver = params.get("driver")
     if "driver" in params:
         # An unknown driver has no name (FD-79): say which id was sent.

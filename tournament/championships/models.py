@@ -104,7 +104,5 @@ class RaceStandings(Snapshot):
         verbose_name = _("championship standings snapshot")
         verbose_name_plural = _("championship standings snapshots")
         constraints = [
-            models.UniqueConstraint(
-                fields=["competition", "number"], name="fd_snapshot_unique"
-            ),
+            models.UniqueConstraint(fields=["competition", "number"], name="fd_snapshot_unique"),
         ]

@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from games.formula_d import shipped_circuits
-from scoring.formula_d import POINTS_PRESETS, build_formula_d_rules, check_laps, resolve_points
-from scoring.formula_d.rules import ZONES, FormulaDRules, default_laps
+from scoring.formula_d import build_formula_d_rules, check_laps, resolve_points
+from scoring.formula_d.rules import DEFAULT_POINTS, ZONES, FormulaDRules, default_laps
 from scoring.params import ParamError, rules_to_json
 from tournament.championships.messages import param_errors, translate_param
 
@@ -80,9 +80,7 @@ def check_setup(data: dict[str, Any]) -> dict[str, Any]:
     drivers = data["drivers"]
     driver_errors = _check_drivers(drivers, rules, rule_set)
     if not 1 <= len(drivers) <= MAX_DRIVERS:
-        errors["drivers"] = [
-            _("A championship has 1 to %(max)s drivers.") % {"max": MAX_DRIVERS}
-        ]
+        errors["drivers"] = [_("A championship has 1 to %(max)s drivers.") % {"max": MAX_DRIVERS}]
     elif any(driver_errors):
         errors["drivers"] = driver_errors
 
@@ -95,9 +93,10 @@ def check_setup(data: dict[str, Any]) -> dict[str, Any]:
         errors["races"] = race_errors
     if errors:
         raise serializers.ValidationError(errors)
-    preset = raw_points if isinstance(raw_points, str) else ""
-    if raw_points is None:
-        preset = next(name for name, table in POINTS_PRESETS.items() if table == points)
+    # The detail shows the effective table; the preset's name is kept beside it.
+    preset = (
+        DEFAULT_POINTS if raw_points is None else raw_points if isinstance(raw_points, str) else ""
+    )
     return {
         **data,
         "rule_set": rule_set,

@@ -356,3 +356,25 @@ def standings(*, kind: GameKind, competition: Any, after: int | None) -> dict[st
     if data is None:  # a snapshot is written in the same transaction as the status
         raise Conflict(_("Standings are being recomputed; try again."))
     return data
+
+
+def requeue_events(*, kind: GameKind, event_ids: Any) -> int:
+    """Queue the resolution of events again (admin "resolve again"); how many were queued.
+
+    Only ``failed`` and ``submitted`` events with results qualify: a failed one goes back to
+    ``submitted`` first, so the worker's conditional claim picks it up (retry after an outage,
+    or a lost task).
+    """
+    count = 0
+    with transaction.atomic():
+        events = kind.event_model.objects.filter(
+            pk__in=event_ids, status__in=[Status.FAILED, Status.SUBMITTED], version__gt=0
+        )
+        for event in events:
+            if event.status == Status.FAILED:
+                kind.event_model.objects.filter(pk=event.pk, status=Status.FAILED).update(
+                    status=Status.SUBMITTED, error=""
+                )
+            queue_resolution(kind, event.pk)
+            count += 1
+    return count

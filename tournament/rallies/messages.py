@@ -26,6 +26,7 @@ TEMPLATES: dict[str, Promise] = {
     "required": _("This field is required."),
     "invalid_driver": _("A driver id is required."),
     "not_object": _("Each entry must be an object."),
+    "penalty_not_object": _("Each penalty must be an object."),
     "not_a_list": _("Results must be a list of entries."),
     "unknown_field": _("Unknown field %(field)s."),
     "invalid_status": _("Status must be finished or retired."),
@@ -81,9 +82,7 @@ def translate(code: str, message: str, params: Mapping[str, Any], names: Mapping
 
 def _path(field: str) -> list[str | int]:
     """``penalties[0].seconds`` → ``["penalties", 0, "seconds"]``."""
-    return [
-        name if name else int(index) for name, index in _PATH_PART.findall(field)
-    ] or [field]
+    return [name if name else int(index) for name, index in _PATH_PART.findall(field)] or [field]
 
 
 def _put(target: dict[str, Any], path: list[str | int], message: str) -> None:
@@ -107,10 +106,7 @@ def _put(target: dict[str, Any], path: list[str | int], message: str) -> None:
                 items.append({})
             node = items
         else:
-            if isinstance(node, list):
-                node = node[step]  # type: ignore[index]
-            else:
-                node = node.setdefault(step, {})
+            node = node[step] if isinstance(node, list) else node.setdefault(step, {})
 
 
 def issues_to_errors(
@@ -125,7 +121,10 @@ def issues_to_errors(
     rows: list[dict[str, Any]] = [{} for _ in range(row_count)]
     whole: list[str] = []
     for issue in issues:
-        text = translate(issue.code, issue.message, issue.params, names)
+        code = issue.code
+        if code == "not_object" and (issue.field or "").startswith("penalties"):
+            code = "penalty_not_object"
+        text = translate(code, issue.message, issue.params, names)
         if issue.index is None or not 0 <= issue.index < row_count:
             whole.append(text)
         else:
@@ -144,5 +143,7 @@ def flag_messages(flags: Iterable[Any], names: Mapping[int, str]) -> dict[int, l
     """RM-54 flags per row index, translated (stored with the row as ``warnings``)."""
     out: dict[int, list[str]] = {}
     for flag in flags:
-        out.setdefault(flag.index, []).append(translate(flag.code, flag.message, flag.params, names))
+        out.setdefault(flag.index, []).append(
+            translate(flag.code, flag.message, flag.params, names)
+        )
     return out

@@ -18,6 +18,16 @@ from tournament.competitions.models import (
 )
 
 
+def default_points() -> str:
+    """RM-47's default points system."""
+    return "wrc-2010"
+
+
+def default_power_stage_points() -> list[int]:
+    """RM-48's default power stage points."""
+    return [5, 4, 3, 2, 1]
+
+
 class Rally(Competition):
     class Meta(Competition.Meta):
         verbose_name = _("rally")
@@ -89,9 +99,7 @@ class RallyStandings(Snapshot):
         verbose_name = _("rally standings snapshot")
         verbose_name_plural = _("rally standings snapshots")
         constraints = [
-            models.UniqueConstraint(
-                fields=["competition", "number"], name="rally_snapshot_unique"
-            ),
+            models.UniqueConstraint(fields=["competition", "number"], name="rally_snapshot_unique"),
         ]
 
 
@@ -111,9 +119,11 @@ class RallyChampionship(models.Model):
     name = models.CharField(_("name"), max_length=160)
     public = models.BooleanField(_("public"), default=True)
     # RM-47: a preset name (a JSON string) or a list of points.
-    points = models.JSONField(_("points"), default="wrc-2010")
+    points = models.JSONField(_("points"), default=default_points)
     power_stage = models.BooleanField(_("power stage"), default=False)
-    power_stage_points = models.JSONField(_("power stage points"), default=list)
+    power_stage_points = models.JSONField(
+        _("power stage points"), default=default_power_stage_points
+    )
     drop_worst = models.PositiveSmallIntegerField(_("drop worst"), default=0)
     rallies = models.ManyToManyField(
         Rally,
@@ -160,7 +170,10 @@ class ChampionshipRally(models.Model):
         verbose_name=_("rally championship"),
     )
     rally = models.ForeignKey(
-        Rally, on_delete=models.PROTECT, related_name="+", verbose_name=_("rally")
+        Rally,
+        on_delete=models.PROTECT,
+        related_name="championship_entries",
+        verbose_name=_("rally"),
     )
     order = models.PositiveSmallIntegerField(_("championship order"))
 

@@ -20,7 +20,9 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from scoring.grand_tour import StageSpec
 from scoring.grand_tour.validation import timing_values
+from tournament.competitions import simulation
 from tournament.competitions.errors import InvalidInput
+from tournament.competitions.kinds import get_kind
 from tournament.competitions.models import Status
 from tournament.tours.forms import RiderRowFormSet, initial_rows, submit_formset
 from tournament.tours.loading import gt_rules
@@ -43,6 +45,7 @@ from tournament.web.grand_tour import (
     status_label,
     team_url,
 )
+from tournament.web.replay import build_replay
 
 
 def _after(request: HttpRequest) -> int | None:
@@ -256,6 +259,9 @@ def stage(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             if version.number != stage.version
         ],
         "current_version": next((v for v in versions if v.number == stage.version), None),
+        "replay": build_replay(
+            simulation.replay_of(kind=get_kind("tour"), event=stage), names.rider
+        ),
         "can_write": may_write(request.user, tour),
         **_live_context(tour, stage, data),
     }

@@ -1,0 +1,188 @@
+"""Admin for rallies and rally championships, scoped to the organiser's clubs.
+
+An organiser sets up a rally (drivers, stages with layouts, rules), reads its stages and result
+versions, and requeues failed stages; results are entered on the scorekeeper page or the API,
+with the same checks (RM-53). Set-up turns read-only once results exist.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from scoring.rally import parse_championship_settings
+from tournament.competitions.admin_base import ClubScopedAdmin, ScopedInline, is_organiser
+from tournament.competitions.kinds import get_kind
+from tournament.competitions.services import requeue_events
+from tournament.rallies.models import (
+    ChampionshipRally,
+    Driver,
+    Rally,
+    RallyChampionship,
+    RallyStage,
+    RallyStageResultVersion,
+    RallyStandings,
+)
+
+
+def _locked(rally: Rally | None) -> bool:
+    return (
+        rally is not None
+        and rally.pk is not None
+        and RallyStage.objects.filter(competition=rally, version__gt=0).exists()
+    )
+
+
+class LockedInline(ScopedInline):
+    """Inline rows become read-only, and cannot be added or removed, once results exist."""
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if _locked(obj):
+            return self.fields  # type: ignore[attr-defined]
+        return self.readonly_fields  # type: ignore[attr-defined]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_organiser(request) and not _locked(obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_organiser(request) and not _locked(obj)
+
+
+class DriverInline(LockedInline, admin.TabularInline):
+    model = Driver
+    extra = 0
+    fields = ["order", "name"]
+    readonly_fields: list[str] = []
+
+
+class RallyStageInline(LockedInline, admin.TabularInline):
+    model = RallyStage
+    extra = 0
+    fields = ["number", "name", "layout", "status", "version"]
+    readonly_fields = ["status", "version"]
+    ordering = ["number"]
+
+
+@admin.register(Rally)
+class RallyAdmin(ClubScopedAdmin):
+    list_display = ["name", "club", "public", "seed", "standings_through", "created_at"]
+    list_filter = ["public", "club"]
+    search_fields = ["name", "club__name"]
+    inlines = [DriverInline, RallyStageInline]
+    fields = ["club", "name", "public", "seed", "rules", "standings_through"]
+    readonly_fields = ["standings_through"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if _locked(obj):
+            return [*self.readonly_fields, "club", "seed", "rules"]
+        return self.readonly_fields
+
+
+@admin.register(RallyStage)
+class RallyStageAdmin(ClubScopedAdmin):
+    club_path = "competition__club"
+    list_display = ["competition", "number", "name", "status", "source", "version", "resolved_at"]
+    list_filter = ["status", "source"]
+    search_fields = ["competition__name", "name"]
+    fields = [
+        "competition",
+        "number",
+        "name",
+        "layout",
+        "status",
+        "source",
+        "error",
+        "version",
+        "results",
+        "submitted_at",
+        "resolved_at",
+    ]
+    readonly_fields = [f for f in fields if f != "name"]
+    actions = ["resolve_again"]
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return False  # stages are added on their rally's page
+
+    @admin.action(description=_("Resolve the selected stages again"))
+    def resolve_again(self, request: HttpRequest, queryset: Any) -> None:
+        """Retry failed stages (after a database outage) or stages whose task was lost."""
+        count = requeue_events(kind=get_kind("rally"), event_ids=queryset.values_list("pk"))
+        self.message_user(
+            request, _("%(n)s stage(s) queued for resolution.") % {"n": count}, messages.SUCCESS
+        )
+
+
+class ReadOnlyAdmin(ClubScopedAdmin):
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(RallyStageResultVersion)
+class RallyStageResultVersionAdmin(ReadOnlyAdmin):
+    club_path = "event__competition__club"
+    list_display = ["event", "number", "source", "created_by", "created_at"]
+    readonly_fields = ["event", "number", "source", "rows", "created_by", "created_at"]
+    exclude = ["replay"]
+
+
+@admin.register(RallyStandings)
+class RallyStandingsAdmin(ReadOnlyAdmin):
+    club_path = "competition__club"
+    list_display = ["competition", "number", "computed_at"]
+    readonly_fields = ["competition", "event", "number", "data", "computed_at"]
+
+
+class ChampionshipRallyInline(ScopedInline, admin.TabularInline):
+    model = ChampionshipRally
+    extra = 0
+    fields = ["order", "rally"]
+    ordering = ["order"]
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "rally" and not request.user.is_superuser:
+            kwargs["queryset"] = Rally.objects.administered_by(request.user)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
+
+
+class RallyChampionshipForm(forms.ModelForm):
+    class Meta:
+        model = RallyChampionship
+        fields = [
+            "club",
+            "name",
+            "public",
+            "points",
+            "power_stage",
+            "power_stage_points",
+            "drop_worst",
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        # RM-47/RM-48: the same checks as the API, so the standings never read bad settings.
+        settings = {
+            k: data[k]
+            for k in ("points", "power_stage", "power_stage_points", "drop_worst")
+            if k in data
+        }
+        _settings, problems = parse_championship_settings(settings)
+        for key, found in problems.items():
+            self.add_error(key if key in self.fields else None, [p.message for p in found])
+        return data
+
+
+@admin.register(RallyChampionship)
+class RallyChampionshipAdmin(ClubScopedAdmin):
+    form = RallyChampionshipForm
+    list_display = ["name", "club", "public", "points", "power_stage", "drop_worst"]
+    list_filter = ["public", "club"]
+    search_fields = ["name", "club__name"]
+    inlines = [ChampionshipRallyInline]
+    fields = ["club", "name", "public", "points", "power_stage", "power_stage_points", "drop_worst"]

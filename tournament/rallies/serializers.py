@@ -1,0 +1,207 @@
+"""Rally API serializers: set-up input, detail output, stage detail, sheets; championships."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+
+from scoring.rally import parse_championship_settings
+from tournament.clubs.models import Club
+from tournament.rallies.models import Driver, Rally, RallyChampionship, RallyStage
+from tournament.rallies.setup import RallySetupSerializer
+
+MAX_SEED = 2**63 - 1
+MAX_ID = 2**62
+
+
+def reject_unknown(serializer: serializers.Serializer, message: str) -> None:
+    """A key the endpoint does not take is a 400 (API.md: an unknown key is a 400)."""
+    initial = serializer.initial_data if isinstance(serializer.initial_data, dict) else {}
+    unknown = set(initial) - set(serializer.fields)
+    if unknown:
+        raise serializers.ValidationError({key: [message] for key in sorted(unknown)})
+
+
+class RallyCreateSerializer(RallySetupSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
+    name = serializers.CharField(max_length=160)
+    public = serializers.BooleanField(required=False, default=True)
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=MAX_SEED
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        reject_unknown(self, _("Unknown field."))
+        return super().validate(data)
+
+
+class RallyPatchSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=160, required=False)
+    public = serializers.BooleanField(required=False)
+    drivers = serializers.ListField(child=serializers.DictField(), required=False)
+    stages = serializers.ListField(child=serializers.DictField(), required=False)
+    rules = serializers.DictField(required=False)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        reject_unknown(self, _("This field cannot be changed."))
+        return data
+
+
+class DriverSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Driver
+        fields = ["id", "name"]
+
+
+class StageSummarySerializer(serializers.ModelSerializer):
+    layout = serializers.JSONField()
+
+    class Meta:
+        model = RallyStage
+        fields = ["number", "name", "layout", "status", "version"]
+
+
+class RallySerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    drivers = DriverSerializer(many=True)
+    stages = StageSummarySerializer(many=True)
+
+    class Meta:
+        model = Rally
+        fields = [
+            "id",
+            "club",
+            "name",
+            "public",
+            "seed",
+            "rules",
+            "drivers",
+            "stages",
+            "standings_through",
+            "created_at",
+        ]
+
+
+class StageResultsInputSerializer(serializers.Serializer):
+    """The sheet's rows are checked by the game (RM-53), every problem at once."""
+
+    results = serializers.ListField(child=serializers.DictField(), allow_empty=False)
+    version = serializers.IntegerField(required=False, min_value=0)
+
+
+class PenaltyOutSerializer(serializers.Serializer):
+    seconds = serializers.IntegerField()
+    reason = serializers.CharField()
+
+
+class StageResultOutSerializer(serializers.Serializer):
+    """A stored row: as submitted (``time`` in seconds) plus the computed times (RM-52)."""
+
+    driver = serializers.IntegerField()
+    status = serializers.CharField()
+    time = serializers.IntegerField(allow_null=True)
+    log = serializers.CharField(allow_null=True)
+    penalties = PenaltyOutSerializer(many=True)
+    net_time = serializers.IntegerField(allow_null=True)
+    penalty_time = serializers.IntegerField()
+    stage_time = serializers.IntegerField(allow_null=True)
+    cards = serializers.IntegerField(allow_null=True)
+    tokens = serializers.IntegerField(allow_null=True)
+    warnings = serializers.ListField(child=serializers.CharField())
+
+
+class StageDetailSerializer(serializers.ModelSerializer):
+    layout = serializers.JSONField()
+    results = StageResultOutSerializer(many=True)
+
+    class Meta:
+        model = RallyStage
+        fields = [
+            "number",
+            "name",
+            "layout",
+            "status",
+            "source",
+            "error",
+            "version",
+            "results",
+            "submitted_at",
+            "resolved_at",
+        ]
+
+
+# --- Rally championships -----------------------------------------------------------------------
+
+
+class ChampionshipCreateSerializer(serializers.Serializer):
+    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
+    name = serializers.CharField(max_length=160)
+    public = serializers.BooleanField(required=False, default=True)
+    points = serializers.JSONField(required=False)
+    power_stage = serializers.JSONField(required=False)
+    power_stage_points = serializers.JSONField(required=False)
+    drop_worst = serializers.JSONField(required=False)
+    rallies = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        required=False,
+        default=list,
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        # There is no ``rules`` object (API.md): settings are top-level, anything else is a 400.
+        reject_unknown(self, _("Unknown field."))
+        given = {
+            k: data[k]
+            for k in ("points", "power_stage", "power_stage_points", "drop_worst")
+            if k in data
+        }
+        settings, problems = parse_championship_settings(given)
+        errors: dict[str, Any] = {k: [p.message for p in found] for k, found in problems.items()}
+        rallies = data["rallies"]
+        if len(set(rallies)) != len(rallies):
+            errors["rallies"] = [_("A rally may be added once.")]
+        else:
+            found_ids = set(
+                Rally.objects.filter(pk__in=rallies, club=data["club"]).values_list("pk", flat=True)
+            )
+            missing = [pk for pk in rallies if pk not in found_ids]
+            if missing:
+                errors["rallies"] = [
+                    _("No rally of this club has the id %(ids)s.")
+                    % {"ids": ", ".join(str(pk) for pk in missing)}
+                ]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return {**data, "settings": settings.to_json()}
+
+
+class ChampionshipAddRallySerializer(serializers.Serializer):
+    rally = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+
+
+class ChampionshipSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    points = serializers.JSONField()
+    power_stage_points = serializers.ListField(child=serializers.IntegerField())
+    rallies = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RallyChampionship
+        fields = [
+            "id",
+            "club",
+            "name",
+            "public",
+            "points",
+            "power_stage",
+            "power_stage_points",
+            "drop_worst",
+            "rallies",
+            "created_at",
+        ]
+
+    def get_rallies(self, championship: RallyChampionship) -> list[int]:
+        # Prefetched in championship order by the viewset (no query per championship).
+        return [entry.rally_id for entry in championship.entries.all()]

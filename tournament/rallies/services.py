@@ -1,0 +1,284 @@
+"""Rally workflows: create a rally, change its set-up, submit a stage's results; rally
+championships: create one, add a rally, compute its standings.
+
+Results go through the shared workflow (``tournament.competitions.services``); only the set-up
+and the championship are this app's own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count
+from django.utils.translation import gettext as _
+
+from scoring.rally import (
+    RallyInputError,
+    championship_standings,
+    parse_championship_settings,
+    rally_standings,
+)
+from tournament.competitions import audit
+from tournament.competitions import services as workflow
+from tournament.competitions.errors import Conflict, InvalidInput
+from tournament.competitions.kinds import get_kind
+from tournament.competitions.models import AuditAction, Source
+from tournament.rallies.loading import rally_drivers, rally_rules, stage_sheets
+from tournament.rallies.models import (
+    ChampionshipRally,
+    Driver,
+    Rally,
+    RallyChampionship,
+    RallyStage,
+)
+
+SETUP_FIELDS = ("drivers", "stages", "rules")
+CHAMPIONSHIP_KIND = "rally_championship"
+
+
+def create_rally(
+    *, club: Any, name: str, public: bool, seed: int | None, setup: dict[str, Any], by: Any
+) -> Rally:
+    """Create a rally with its drivers and stages from a checked set-up (``check_setup``)."""
+    with transaction.atomic():
+        rally = Rally(
+            club=club,
+            name=name,
+            public=public,
+            rules=setup["rules"],
+            created_by=by if by.is_authenticated else None,
+        )
+        if seed is not None:
+            rally.seed = seed
+        rally.save()
+        _write_setup(rally, setup)
+        audit.record(
+            club_id=club.pk,
+            kind="rally",
+            competition_id=rally.pk,
+            action=AuditAction.CREATED,
+            summary=f"Rally {rally.name!r} created",
+            by=by,
+            changes={"stages": len(setup["stages"]), "drivers": len(setup["drivers"])},
+        )
+    return rally
+
+
+def _write_setup(rally: Rally, setup: dict[str, Any]) -> None:
+    RallyStage.objects.bulk_create(
+        RallyStage(
+            competition=rally,
+            number=number,
+            name=stage.get("name") or "",
+            layout=stage.get("layout"),
+        )
+        for number, stage in enumerate(setup["stages"], start=1)
+    )
+    Driver.objects.bulk_create(
+        Driver(rally=rally, order=order, name=driver["name"])
+        for order, driver in enumerate(setup["drivers"], start=1)
+    )
+
+
+def update_rally(
+    *, rally_id: int, changes: dict[str, Any], setup: dict[str, Any] | None, by: Any = None
+) -> Rally:
+    """PATCH: ``name`` and ``public`` any time; the set-up only before the first result (409).
+
+    Drivers and stages are replaced whole (new driver ids), as for tours.
+    """
+    with transaction.atomic():
+        rally = Rally.objects.select_for_update().get(pk=rally_id)
+        fields = []
+        changed: dict[str, Any] = {}
+        for key in ("name", "public"):
+            if key in changes:
+                if getattr(rally, key) != changes[key]:
+                    changed[key] = [getattr(rally, key), changes[key]]
+                setattr(rally, key, changes[key])
+                fields.append(key)
+        if setup is not None:
+            if RallyStage.objects.filter(competition=rally, version__gt=0).exists():
+                raise Conflict(
+                    _("The stages, drivers and rules cannot change once results are stored.")
+                )
+            if rally.rules != setup["rules"]:
+                changed["rules"] = {
+                    k: [rally.rules.get(k), v]
+                    for k, v in setup["rules"].items()
+                    if rally.rules.get(k) != v
+                }
+            changed["setup"] = sorted(k for k in SETUP_FIELDS if k in changes)
+            RallyStage.objects.filter(competition=rally).delete()
+            Driver.objects.filter(rally=rally).delete()
+            rally.rules = setup["rules"]
+            fields.append("rules")
+            _write_setup(rally, setup)
+        if fields:
+            rally.save(update_fields=[*fields, "updated_at"])
+        if changed:
+            audit.record(
+                club_id=rally.club_id,
+                kind="rally",
+                competition_id=rally.pk,
+                action=AuditAction.SETUP_CHANGED,
+                by=by,
+                changes=changed,
+                summary="Changed: " + ", ".join(sorted(changed)),
+            )
+    return rally
+
+
+def submit_stage_results(
+    *,
+    rally: Rally,
+    number: int,
+    rows: list[dict[str, Any]],
+    by: Any,
+    expected_version: int | None = None,
+    source: str = Source.SUBMITTED,
+) -> RallyStage:
+    """Store a stage sheet (RM-53 checked) and queue its resolution (the shared workflow)."""
+    stage: RallyStage = workflow.submit_results(
+        kind=get_kind("rally"),
+        competition_id=rally.pk,
+        number=number,
+        rows=rows,
+        by=by,
+        source=source,
+        expected_version=expected_version,
+    )
+    return stage
+
+
+# --- Rally championships (RM-47 to RM-51) -------------------------------------------------------
+
+
+def create_championship(
+    *,
+    club: Any,
+    name: str,
+    public: bool,
+    settings: dict[str, Any],
+    rallies: list[Rally],
+    by: Any,
+) -> RallyChampionship:
+    """Create a championship with checked settings and rallies of its club, in order."""
+    with transaction.atomic():
+        championship = RallyChampionship.objects.create(
+            club=club,
+            name=name,
+            public=public,
+            points=settings["points"],
+            power_stage=settings["power_stage"],
+            power_stage_points=settings["power_stage_points"],
+            drop_worst=settings["drop_worst"],
+            created_by=by if by.is_authenticated else None,
+        )
+        ChampionshipRally.objects.bulk_create(
+            ChampionshipRally(championship=championship, rally=rally, order=order)
+            for order, rally in enumerate(rallies, start=1)
+        )
+        audit.record(
+            club_id=club.pk,
+            kind=CHAMPIONSHIP_KIND,
+            competition_id=championship.pk,
+            action=AuditAction.CREATED,
+            summary=f"Rally championship {name!r} created",
+            by=by,
+            changes={"rallies": [r.pk for r in rallies]},
+        )
+    return championship
+
+
+def add_rally(*, championship_id: int, rally_id: Any, by: Any) -> RallyChampionship:
+    """Append a rally of the championship's club (API.md: twice, or another club's, is a 400)."""
+    with transaction.atomic():
+        championship = RallyChampionship.objects.select_for_update().get(pk=championship_id)
+        rally = Rally.objects.filter(pk=rally_id, club_id=championship.club_id).first()
+        if rally is None:
+            raise InvalidInput({"rally": [_("No rally of this club has this id.")]})
+        entries = ChampionshipRally.objects.filter(championship=championship)
+        if entries.filter(rally=rally).exists():
+            raise InvalidInput({"rally": [_("This rally is already in the championship.")]})
+        order = (entries.order_by("-order").values_list("order", flat=True).first() or 0) + 1
+        ChampionshipRally.objects.create(championship=championship, rally=rally, order=order)
+        audit.record(
+            club_id=championship.club_id,
+            kind=CHAMPIONSHIP_KIND,
+            competition_id=championship.pk,
+            action=AuditAction.SETUP_CHANGED,
+            summary=f"Rally {rally.name!r} added",
+            by=by,
+            changes={"rally": rally.pk, "order": order},
+        )
+    return championship
+
+
+def counted_rallies(championship: RallyChampionship) -> list[Rally]:
+    """The longest run of complete rallies from the first, in championship order (API.md).
+
+    A rally counts once all its stages are resolved (its standings reach its last stage).
+    """
+    rallies = (
+        Rally.objects.filter(championship_entries__championship=championship)
+        .annotate(stage_count=Count("stages"))
+        .order_by("championship_entries__order")
+    )
+    counted = []
+    for rally in rallies:
+        if not rally.stage_count or rally.standings_through != rally.stage_count:
+            break
+        counted.append(rally)
+    return counted
+
+
+def rally_championship_standings(
+    *, championship: RallyChampionship, after: int | None
+) -> dict[str, Any]:
+    """The standings JSON after ``after`` counted rallies (default: all counted ones).
+
+    Derived on every read from the rallies' stored results with the pure engine: four queries
+    whatever the number of rallies, stages and drivers (docs/decisions-rallies.md).
+    """
+    counted = counted_rallies(championship)
+    if after is not None:
+        if not 1 <= after <= len(counted):
+            raise InvalidInput(
+                {
+                    "after_rally": [
+                        _("Must be between 1 and the number of counted rallies (%(n)s).")
+                        % {"n": len(counted)}
+                    ]
+                }
+            )
+        counted = counted[:after]
+    if not counted:
+        return {"after_rally": None, "drivers": []}
+    ids = [r.pk for r in counted]
+    drivers: dict[int, list[tuple[int, str]]] = {pk: [] for pk in ids}
+    for pk, rally_id, name in (
+        Driver.objects.filter(rally_id__in=ids)
+        .order_by("order")
+        .values_list("pk", "rally_id", "name")
+    ):
+        drivers[rally_id].append((pk, name))
+    results: dict[int, list[Any]] = {pk: [] for pk in ids}
+    for rally_id, rows in (
+        RallyStage.objects.filter(competition_id__in=ids)
+        .order_by("number")
+        .values_list("competition_id", "results")
+    ):
+        results[rally_id].append(rows)
+    settings, _errors = parse_championship_settings(championship.settings_json())
+    try:
+        standings = [
+            rally_standings(
+                rally_drivers(drivers[r.pk]), stage_sheets(results[r.pk]), rally_rules(r.rules)
+            )
+            for r in counted
+        ]
+        return championship_standings(standings, settings).to_json()
+    except RallyInputError as exc:
+        raise Conflict(exc.message) from exc
