@@ -107,6 +107,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     DATABASES["default"]["OPTIONS"]["timeout"] = 20
+elif env_int("PODIUM_DB_LOCK_TIMEOUT_MS", 0) > 0:
+    # Fail fast instead of waiting on a row lock (workers): the task retries OperationalError
+    # with back-off and then marks the event failed. Off by default (PostgreSQL waits).
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+        f"-c lock_timeout={env_int('PODIUM_DB_LOCK_TIMEOUT_MS', 0)}"
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: Celery broker and cache ---------------------------------------------------------------
@@ -124,11 +130,24 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A broker outage must not hang a web request: fail fast, the sweeper resolves what was left.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # An unacknowledged task (its worker was killed) is delivered again after this many seconds.
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600),
     "socket_connect_timeout": 2,
     "socket_timeout": 5,
+    # One quick retry when publishing (kombu waits 2 s before it by default): a submission with
+    # the broker down answers within a second or so instead of hanging.
     "max_retries": 1,
+    "interval_start": 0.2,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
 }
+if env_str("CELERY_RESTORE_INTERVAL_SECONDS"):
+    # How often a worker looks for unacknowledged tasks past the visibility timeout (kombu's
+    # default is a scan every ~100 s); tests with a short visibility timeout lower it.
+    CELERY_BROKER_TRANSPORT_OPTIONS["unacked_restore_interval"] = env_int(
+        "CELERY_RESTORE_INTERVAL_SECONDS", 10
+    )
+    CELERY_BROKER_TRANSPORT_OPTIONS["unacked_restore_throttle"] = 1
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BEAT_SCHEDULE = {
     "sweep-pending-results": {
@@ -142,6 +161,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 # A stage left `submitted` longer than this is re-queued by the sweeper.
 PODIUM_SWEEP_AFTER = timedelta(seconds=env_int("PODIUM_SWEEP_AFTER_SECONDS", 30))
+# Back-off of the resolve task's retries of transient database errors: b, 2b, 4b seconds.
+PODIUM_RETRY_BACKOFF_SECONDS = float(env_str("PODIUM_RETRY_BACKOFF_SECONDS", "1") or 1)
 
 if REDIS_URL:
     CACHES = {
@@ -162,6 +183,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Failed sign-ins on the login pages, per client address and username (tournament/clubs/auth.py).
+PODIUM_LOGIN_MAX_FAILURES = env_int("PODIUM_LOGIN_MAX_FAILURES", 5)
+PODIUM_LOGIN_LOCKOUT_SECONDS = env_int("PODIUM_LOGIN_LOCKOUT_SECONDS", 900)
 LOGIN_URL = "/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -206,6 +230,9 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     "DEFAULT_THROTTLE_RATES": {"auth": env_str("PODIUM_AUTH_THROTTLE", "20/min")},
+    # Proxies in front of the web server: 0 throttles by the connecting address, so a client
+    # cannot pick its own identity with X-Forwarded-For; 1 behind one trusted TLS proxy.
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
@@ -227,8 +254,13 @@ SECURE_PROXY_SSL_HEADER = (
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG and not TESTING)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG and not TESTING)
+SESSION_COOKIE_HTTPONLY = True
+# Off by default: HSTS is a promise that the host serves HTTPS only (docker/compose.yaml sets it).
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {

@@ -10,6 +10,7 @@ from rest_framework.routers import DefaultRouter
 
 from tournament.championships import api as championships_api
 from tournament.clubs.api import ClubViewSet, TokenView
+from tournament.clubs.auth import ThrottledAdminAuthenticationForm, ThrottledLoginView
 from tournament.rallies import api as rallies_api
 from tournament.tours.api import TourViewSet
 
@@ -19,6 +20,9 @@ router.register("tours", TourViewSet, basename="tour")
 championships_api.register(router)
 rallies_api.register(router)
 
+# The admin's sign-in page counts failed attempts like /login/ (tournament/clubs/auth.py).
+admin.site.login_form = ThrottledAdminAuthenticationForm
+
 urlpatterns = [
     path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -26,7 +30,7 @@ urlpatterns = [
     path("api/", include(router.urls)),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switcher on every page
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", ThrottledLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("tournament.championships.urls")),
     path("", include("tournament.rallies.urls")),

@@ -16,9 +16,9 @@ search looked at, and reused while none of those spaces is occupied (a pure cach
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from games.formula_d.circuit import Line, Pos
 from games.formula_d.track import PIT, Track
@@ -128,27 +128,122 @@ def move_options(
     track: Track, ctx: MoveContext, roll: int, occupied: Collection[Pos]
 ) -> list[MoveOption]:
     """Every end of a legal move of up to ``roll`` spaces from ``ctx.start``."""
-    return options_for(track, params_of(track, ctx), roll, track.occupancy(occupied))
+    return list(options_for(track, params_of(track, ctx), roll, track.occupancy(occupied)))
 
 
-def options_for(track: Track, params: Params, roll: int, occupied: int) -> list[MoveOption]:
+class OptionList(Sequence[MoveOption]):
+    """The options of one move, in ``(steps, end)`` order, built into MoveOptions on access.
+
+    ``raw[i]`` is the search's record of option ``i``: ``(steps, terminal, state, costs)``. The
+    automatic driver scores the records directly and builds only the option it picks; other
+    policies see an ordinary sequence. An option is built once, so identity is stable.
+    """
+
+    __slots__ = ("track", "roll", "forced", "raw", "_built")
+
+    def __init__(self, track: Track, roll: int, forced: int, raw: list[_End]) -> None:
+        self.track = track
+        self.roll = roll
+        self.forced = forced
+        self.raw = raw
+        self._built: list[MoveOption | None] = [None] * len(raw)
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    @overload
+    def __getitem__(self, index: int) -> MoveOption: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[MoveOption]: ...
+
+    def __getitem__(self, index: int | slice) -> MoveOption | list[MoveOption]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self.raw)))]
+        option = self._built[index]
+        if option is None:
+            option = self._built[index] = self._build(self.raw[index])
+        return option
+
+    def __iter__(self) -> Iterator[MoveOption]:
+        for i in range(len(self.raw)):
+            yield self[i]
+
+    def offered(self, option: MoveOption) -> bool:
+        """Whether ``option`` is one of these (by identity, then by value)."""
+        return any(o is option for o in self._built) or option in list(self)
+
+    def _build(self, record: _End) -> MoveOption:
+        depth, terminal, key, val = record
+        nodes = self.track.nodes
+        over, dz, chain, corners, db = val
+        path: list[Pos] = []
+        link = chain
+        while link is not None:
+            path.append(nodes[link[0]])
+            link = link[1]
+        path.reverse()
+        flags = key[3]
+        return MoveOption(
+            nodes[key[0]],
+            depth,
+            self.roll,
+            tuple(path),
+            over,
+            terminal == "out",
+            key[4] > 0,
+            bool(flags & _EXITED),
+            corners,
+            bool(flags & _CROSSED),
+            terminal == "finish",
+            terminal == "box",
+            tuple([nodes[n] for n in dz]) if dz else (),
+            bool(flags & _POLICE),
+            self.forced,
+            False,
+            tuple([nodes[n] for n in db]) if db else (),
+        )
+
+
+def options_for(track: Track, params: Params, roll: int, occupied: int) -> OptionList:
     """:func:`move_options` with prepared parameters and an occupancy bit mask.
 
-    The options on an empty stretch of track depend only on ``params`` and ``roll``; they are
-    memoised with the spaces every path could touch and reused while none of them is occupied.
+    The search on the empty track is kept per circuit and start (``params``), layer by layer
+    with the spaces each layer looked at; a later roll from the same start reuses it. While no
+    space looked at is occupied the memoised options are the answer; otherwise the search is
+    resumed with the cars from the last layer that did not see one (a pure cache).
     """
+    params = _normalised(track, params)
     cache: dict[Any, Any] = track.move_cache
-    key = (params, roll)
-    hit = cache.get(key)
-    if hit is not None and not hit[1] & occupied:
-        options: list[MoveOption] = hit[0]
-        return options
-    options, footprint = _search(track, params, roll, occupied)
-    if not footprint & occupied:
+    free: _Search | None = cache.get(params)
+    if free is None:
         if len(cache) >= _CACHE_LIMIT:
             cache.clear()
-        cache[key] = (options, footprint)
-    return options
+        free = cache[params] = _Search(track, params)
+    free.extend(roll)
+    fp = free.fp
+    if not fp[roll] & occupied:
+        options = free.by_roll.get(roll)
+        if options is None:
+            if len(free.by_roll) > 64:
+                free.by_roll.clear()
+            options = free.by_roll[roll] = free.collapse(roll)
+        return options
+    first = 1
+    while not fp[first] & occupied:
+        first += 1
+    return free.resume(first - 1, roll, occupied)
+
+
+def _normalised(track: Track, params: Params) -> Params:
+    # Whether the move may finish or pit matters only near the line: one memo entry elsewhere.
+    if params[3] or params[4] or params[5] >= 0:
+        start = params[0]
+        if not track.near_line[start]:
+            return (start, params[1], params[2], False, False, -1, *params[6:])  # type: ignore[return-value]
+        if not params[4] and not track.is_pit[start] and params[5] >= 0:
+            return (*params[:5], -1, *params[6:])  # type: ignore[return-value]
+    return params
 
 
 class _Tables:
@@ -163,6 +258,8 @@ class _Tables:
     def node_set(self, spaces: frozenset[Pos]) -> frozenset[int]:
         out = self.sets.get(spaces)
         if out is None:
+            if len(self.sets) > 10_000:
+                self.sets.clear()
             ids = self.track.node_id
             out = self.sets[spaces] = frozenset(ids[p] for p in spaces if p in ids)
         return out
@@ -191,62 +288,117 @@ def _tables(track: Track) -> _Tables:
     return tables
 
 
-def _search(
-    track: Track, params: Params, roll: int, occ: int
-) -> tuple[list[MoveOption], int]:
-    (
-        start,
-        corner,
-        stops,
-        final_crossing,
-        may_pit,
-        box,
-        max_lc,
-        lock_always,
-        max_missing,
-        danger_pos,
-        tunnel_pairs,
-        police_line,
-        debris_pos,
-    ) = params
-    tables = _tables(track)
-    danger = tables.node_set(danger_pos) if danger_pos else frozenset()
-    debris = tables.node_set(debris_pos) if debris_pos else frozenset()
-    tunnels = tables.node_map(tunnel_pairs) if tunnel_pairs else None
-    police = tables.line(police_line) if police_line is not None else None
-    fwd = track.fwd
-    steps_all, steps_fwd = track.steps_all, track.steps_fwd
-    lane_of, seg_of, is_pit = track.node_lane, track.node_seg, track.is_pit
-    corner_of, seg_stops = track.corner_of, track.seg_stops
-    before_finish = track.before_finish
-    coord = track.node_coord
-    pit_entry = track.pit_entry if may_pit and box >= 0 else -2
-    pit_first = track.pit_first
-    box_node = pit_first + box if box >= 0 and pit_first >= 0 else -2
-    touched = 0
+_End = tuple[int, str, _Key, _Val]  # (depth, terminal, state, costs)
 
-    def zig_ok(left_from: int, back: int) -> bool:
-        # FD-16 / FD-54 / FD-64: walk the abandoned lane from where the car left it up to where it
-        # comes back; the detour must have gone round a car, a danger or a debris space.
-        nonlocal touched
-        back_seg, target = seg_of[back], coord[back]
-        p = fwd[left_from]
-        for _ in range(64):
-            if seg_of[p] == back_seg and coord[p] >= target:
-                return False
-            touched |= 1 << p
-            if occ >> p & 1 or p in danger or p in debris:
-                return True
-            p = fwd[p]
-        return False
 
-    start_key: _Key = (start, 0, -1, 0, 0)
-    start_val: _Val = (0, (), (start, None), (), ())
-    layer: dict[_Key, _Val] = {start_key: start_val}
-    ends: list[tuple[int, str, _Key, _Val]] = [(0, "", start_key, start_val)]
-    deepest = 0
-    terminal_seen = False
-    for depth in range(1, roll + 1):
+class _Search:
+    """The breadth-first path search from one start on the empty track, extended on demand.
+
+    ``layers[d]`` holds the states after ``d`` spaces, ``slots`` the cheapest records per end
+    space (see :func:`_record`), ``fp[d]`` the bit mask of every space looked at up to depth
+    ``d`` and ``term[d]`` whether a terminal (finish, box, out) was reached by then.
+    """
+
+    __slots__ = (
+        "track", "params", "layers", "fp", "term", "deepest", "by_roll", "slots",
+        "danger", "debris", "tunnels", "police",
+    )  # fmt: skip
+
+    def __init__(self, track: Track, params: Params) -> None:
+        self.track = track
+        self.params = params
+        tables = _tables(track)
+        self.danger = tables.node_set(params[9]) if params[9] else frozenset()
+        self.debris = tables.node_set(params[12]) if params[12] else frozenset()
+        self.tunnels = tables.node_map(params[10]) if params[10] else None
+        self.police = tables.line(params[11]) if params[11] is not None else None
+        start = params[0]
+        start_key: _Key = (start, 0, -1, 0, 0)
+        start_val: _Val = (0, (), (start, None), (), ())
+        self.layers: list[dict[_Key, _Val]] = [{start_key: start_val}]
+        self.fp = [0]
+        self.term = [False]
+        self.deepest = 0
+        self.by_roll: dict[int, OptionList] = {}
+        # per end slot, its successive cheapest records (depth increasing): see _record
+        self.slots: dict[int, list[tuple[tuple[int, int, int], _End]]] = {}
+        _record(track, self.slots, [(0, "", start_key, start_val)])
+
+    def extend(self, depth: int) -> None:
+        """Search the empty track up to ``depth`` spaces."""
+        while len(self.fp) <= depth:
+            d = len(self.fp)
+            nxt, ends, touched, term = self.expand(self.layers[-1], d, 0)
+            self.layers.append(nxt)
+            if nxt:
+                self.deepest = d
+            _record(self.track, self.slots, ends)
+            self.fp.append(self.fp[-1] | touched)
+            self.term.append(self.term[-1] or term)
+
+    def resume(self, clean: int, roll: int, occ: int) -> OptionList:
+        """The options for ``roll`` with cars on ``occ``; layers up to ``clean`` saw none."""
+        slots = {k: [_best_at(v, clean)] for k, v in self.slots.items() if v[0][1][0] <= clean}
+        layer = self.layers[clean]
+        deepest = min(self.deepest, clean)
+        term = self.term[clean]
+        for d in range(clean + 1, roll + 1):
+            if not layer:
+                break
+            layer, found, _, t = self.expand(layer, d, occ)
+            term = term or t
+            _record(self.track, slots, found)
+            if layer:
+                deepest = d
+        forced = 0 if deepest == roll or term else roll - deepest
+        return _options(self.track, roll, forced, slots)
+
+    def expand(
+        self, layer: dict[_Key, _Val], depth: int, occ: int
+    ) -> tuple[dict[_Key, _Val], list[_End], int, bool]:
+        """One more space: the next layer, the ends at ``depth``, spaces looked at, terminal."""
+        track = self.track
+        (
+            _start,
+            corner,
+            stops,
+            final_crossing,
+            may_pit,
+            box,
+            max_lc,
+            lock_always,
+            max_missing,
+            *_rest,
+        ) = self.params
+        danger, debris, tunnels, police = self.danger, self.debris, self.tunnels, self.police
+        fwd = track.fwd
+        steps_all, steps_fwd = track.steps_all, track.steps_fwd
+        lane_of, seg_of, is_pit = track.node_lane, track.node_seg, track.is_pit
+        corner_of, seg_stops = track.corner_of, track.seg_stops
+        before_finish = track.before_finish
+        coord = track.node_coord
+        pit_entry = track.pit_entry if may_pit and box >= 0 else -2
+        pit_first = track.pit_first
+        box_node = pit_first + box if box >= 0 and pit_first >= 0 else -2
+        touched = 0
+        term = False
+        ends: list[_End] = []
+
+        def zig_ok(left_from: int, back: int) -> bool:
+            # FD-16 / FD-54 / FD-64: walk the abandoned lane from where the car left it up to
+            # where it comes back; the detour must have gone round a car, danger or debris.
+            nonlocal touched
+            back_seg, target = seg_of[back], coord[back]
+            p = fwd[left_from]
+            for _ in range(64):
+                if seg_of[p] == back_seg and coord[p] >= target:
+                    return False
+                touched |= 1 << p
+                if occ >> p & 1 or p in danger or p in debris:
+                    return True
+                p = fwd[p]
+            return False
+
         nxt: dict[_Key, _Val] = {}
         for (node, changes, zig, flags, short), (over, dz, chain, corners, db) in layer.items():
             if is_pit[node]:
@@ -259,7 +411,7 @@ def _search(
                 nval = (over, dz, (q, chain), corners, db)
                 if q == box_node:
                     ends.append((depth, "box", nkey, nval))  # FD-44: into its own box
-                    terminal_seen = True
+                    term = True
                     continue
                 old = nxt.get(nkey)
                 if old is None or over < old[0] or (over == old[0] and _hazards(nval, old)):
@@ -281,7 +433,7 @@ def _search(
                         nval = (over, dz, (pit_first, chain), corners, db)
                         if box == 0:
                             ends.append((depth, "box", nkey, nval))
-                            terminal_seen = True
+                            term = True
                         else:
                             old = nxt.get(nkey)
                             if (
@@ -323,18 +475,19 @@ def _search(
                 nval = (nover, ndz, (q, chain), ncorners, ndb)
                 if terminal:
                     ends.append((depth, terminal, nkey, nval))
-                    terminal_seen = True
+                    term = True
                     continue
                 old = nxt.get(nkey)
                 if old is None or nover < old[0] or (nover == old[0] and _hazards(nval, old)):
                     nxt[nkey] = nval
-        if not nxt:
-            break
-        deepest = depth
-        layer = nxt
-        ends.extend((depth, "", k, v) for k, v in nxt.items())
-    forced = 0 if deepest == roll or terminal_seen else roll - deepest
-    return _collapse(track, roll, ends, forced), touched
+        ends += [(depth, "", k, v) for k, v in nxt.items()]
+        return nxt, ends, touched, term
+
+    def collapse(self, roll: int) -> OptionList:
+        """The options for ``roll`` on the empty track."""
+        deepest = min(self.deepest, roll)
+        forced = 0 if deepest == roll or self.term[roll] else roll - deepest
+        return _options(self.track, roll, forced, self.slots)
 
 
 def _hazards(new: _Val, old: _Val) -> bool:
@@ -342,56 +495,53 @@ def _hazards(new: _Val, old: _Val) -> bool:
     return len(new[1]) + len(new[4]) < len(old[1]) + len(old[4])
 
 
-def _collapse(
-    track: Track, roll: int, ends: list[tuple[int, str, _Key, _Val]], forced: int
-) -> list[MoveOption]:
-    # Keep the cheapest way to each end space (options are built for the winners only).
+def _record(
+    track: Track, slots: dict[int, list[tuple[tuple[int, int, int], _End]]], ends: list[_End]
+) -> None:
+    # Keep the cheapest way to each end space. The rank (eliminated, WP spent, hazards) of a
+    # track end is (0, roll - steps + overshoot, ...); within one slot the roll cancels out, so
+    # ranks use -steps and the best record for any roll is the last one not longer than it.
     is_pit = track.is_pit
-    best: dict[int, tuple[tuple[int, int, int], int, str, _Key, _Val]] = {}
-    for depth, terminal, key, val in ends:
+    for end in ends:
+        depth, terminal, key, val = end
         node = key[0]
         if terminal == "finish":
-            slot, braked = -2, 0  # every finishing path is the same outcome
+            slot, rank = -2, (0, val[0], len(val[1]) + len(val[4]))  # all finishes are alike
         elif terminal == "out":
-            slot, braked = -3, 0
+            slot, rank = -3, (1, val[0], len(val[1]) + len(val[4]))
         elif terminal == "box" or is_pit[node]:
-            slot, braked = node, 0
+            slot, rank = node, (0, val[0], len(val[1]) + len(val[4]))
         else:
-            slot, braked = node, roll - depth
-        rank = (1 if terminal == "out" else 0, braked + val[0], len(val[1]) + len(val[4]))
-        old = best.get(slot)
-        if old is None or rank < old[0]:
-            best[slot] = (rank, depth, terminal, key, val)
-    nodes = track.nodes
-    options: list[MoveOption] = []
-    for _, depth, terminal, key, val in best.values():
-        over, dz, chain, corners, db = val
-        path: list[Pos] = []
-        link = chain
-        while link is not None:
-            path.append(nodes[link[0]])
-            link = link[1]
-        path.reverse()
-        flags = key[3]
-        options.append(
-            MoveOption(
-                end=nodes[key[0]],
-                steps=depth,
-                roll=roll,
-                path=tuple(path),
-                overshoot_spaces=over,
-                overshoot_out=terminal == "out",
-                short=key[4] > 0,
-                exited_corner=bool(flags & _EXITED),
-                corners_left=corners,
-                crossed_line=bool(flags & _CROSSED),
-                finished=terminal == "finish",
-                into_box=terminal == "box",
-                danger=tuple(nodes[n] for n in dz),
-                police=bool(flags & _POLICE),
-                forced=forced,
-                debris=tuple(nodes[n] for n in db),
-            )
-        )
-    options.sort(key=lambda o: (o.steps, o.end))
-    return options
+            slot, rank = node, (0, val[0] - depth, len(val[1]) + len(val[4]))
+        history = slots.get(slot)
+        if history is None:
+            slots[slot] = [(rank, end)]
+        elif rank < history[-1][0]:
+            history.append((rank, end))
+
+
+def _best_at(
+    history: list[tuple[tuple[int, int, int], _End]], depth: int
+) -> tuple[tuple[int, int, int], _End]:
+    for item in reversed(history):
+        if item[1][0] <= depth:
+            return item
+    raise AssertionError("callers keep slots first reached within depth")
+
+
+def _options(
+    track: Track,
+    roll: int,
+    forced: int,
+    slots: dict[int, list[tuple[tuple[int, int, int], _End]]],
+) -> OptionList:
+    """One option per end slot reached within ``roll`` spaces, in (steps, end) order."""
+    raw: list[_End] = []
+    for history in slots.values():
+        if history[-1][1][0] <= roll:
+            raw.append(history[-1][1])
+        elif history[0][1][0] <= roll:
+            raw.append(_best_at(history, roll)[1])
+    order = track.node_order
+    raw.sort(key=lambda e: (e[0], order[e[2][0]]))
+    return OptionList(track, roll, forced, raw)

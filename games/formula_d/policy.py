@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from games.formula_d.circuit import Pos
 from games.formula_d.dice import GEAR_FACES, distribution
-from games.formula_d.moves import MoveOption
+from games.formula_d.moves import MoveOption, OptionList
 from games.formula_d.race import Car, Race
 from games.formula_d.track import PIT, Track
+from scoring.formula_d.rules import FormulaDRules
 
 OUT = -1000.0  # value of an elimination
 MAX_FACE = {g: max(f) for g, f in GEAR_FACES.items()}
@@ -53,6 +54,51 @@ class LaneTables:
                 p = track.forward(p)
                 cells.append(p)
             self.ahead[pos] = tuple(cells)
+        self._node_arrays(track)
+        # Per (space, stops made, FD-22 limit): the look-ahead geometry of _lane_values.
+        self.geometry: dict[tuple[int, int, int], tuple[tuple[bool, int, int, float], ...]] = {}
+
+    def _node_arrays(self, track: Track) -> None:
+        """Per space id: policy coordinates, neighbour masks and the next move's limits."""
+        pit = track.circuit.pit
+        nom: list[float] = []
+        nbr: list[int] = []
+        corner_left: list[int] = []
+        next_exit: list[int] = []
+        ids = track.node_id
+        for p in track.nodes:
+            if p[0] == PIT:
+                assert pit is not None
+                a = track.nominal_coord(pit.entry)
+                b = track.nominal_coord(pit.exit)
+                nom.append(a + (b - a) * (p[2] + 1) / pit.length)
+                nbr.append(0)
+                corner_left.append(-1)
+                next_exit.append(99)
+                continue
+            nom.append(track.nominal_coord(p))
+            mask = 1 << ids[track.forward(p)]
+            for q in track.beside(p):
+                mask |= 1 << ids[q]
+            nbr.append(mask)
+            seg = track.segments[p[0]]
+            corner_left.append(seg.lengths[p[1]] - 1 - p[2] if seg.is_corner else -1)
+            following = [w.exit for w in self.windows[p] if not w.current]
+            next_exit.append(following[0] if following else 99)
+        self.nom = tuple(nom)
+        self.nbr = tuple(nbr)
+        self.corner_left = tuple(corner_left)
+        self.next_exit = tuple(next_exit)
+        line = track.circuit.finish_line
+        at_line = track.nominal_base[line.segment] + track.nominal[line.segment] * (
+            line.after[0] / track.segments[line.segment].lengths[0]
+        )
+        lap_progress: list[float] = []
+        for p in track.nodes:
+            d = track.nominal_coord(p) - at_line if p[0] != PIT else 0.0
+            lap_progress.append(d + track.nominal_lap if d < 0 else d)
+        self.lap_progress = tuple(lap_progress)
+        self.corners = sum(1 for s in track.segments if s.is_corner)
 
     def _windows(self, pos: Pos, horizon: int) -> tuple[CornerWindow, ...]:
         segs = self.track.segments
@@ -73,6 +119,20 @@ class LaneTables:
 
 _TABLES: dict[int, LaneTables] = {}
 _GEARS: dict[tuple[object, ...], int] = {}  # pure memo of AutoDriver gear choices
+
+
+_RULES: dict[int, tuple[FormulaDRules, int]] = {}
+
+
+def _rules_token(rules: FormulaDRules) -> int:
+    # Hashing the ~60 fields of the rules on every memo look-up is slow: a token per rules
+    # object (held, so its id is not reused) stands in for it in memo keys.
+    entry = _RULES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_RULES) > 1000:
+            _RULES.clear()
+        entry = _RULES[id(rules)] = (rules, len(_RULES) + 1 + id(_RULES) % 1)
+    return entry[1]
 
 
 def lane_tables(track: Track) -> LaneTables:
@@ -105,20 +165,11 @@ class AutoDriver:
             car.laps_done < race.laps - 1 and race.laps > 1 and not car.pitted_laps and car.wp < 9
         ):
             laps_left = 1  # WP come back at the pit stop
-        to_go = laps_left * track.nominal_lap - self._lap_progress(race, car)
-        corners_left = max(0.5, 10.0 * to_go / track.nominal_lap)
+        tables = lane_tables(track)
+        to_go = laps_left * track.nominal_lap - tables.lap_progress[track.node_id[car.pos]]
+        corners_left = max(0.5, tables.corners * to_go / track.nominal_lap)
         # Rounded to quarters so that memoised gear choices are reused (still deterministic).
         return round(4.0 * (1.0 + 4.0 * corners_left / max(car.wp - 1, 0.5))) / 4.0
-
-    def _lap_progress(self, race: Race, car: Car) -> float:
-        # Nominal distance since the finish line.
-        line = race.track.circuit.finish_line
-        here = race.track.nominal_coord(car.pos)
-        at_line = race.track.nominal_base[line.segment] + race.track.nominal[line.segment] * (
-            line.after[0] / race.track.segments[line.segment].lengths[0]
-        )
-        d = here - at_line
-        return d + race.track.nominal_lap if d < 0 else d
 
     def wants_pit(self, race: Race, car: Car) -> bool:
         """Pit at the end of lap 1 when worn (FD-43)."""
@@ -140,7 +191,7 @@ class AutoDriver:
         key = (
             self.pit_below,
             race.track,
-            race.rules,
+            _rules_token(race.rules),
             car.pos,
             car.gear,
             car.corner,
@@ -162,19 +213,25 @@ class AutoDriver:
         best_gear, best_value = allowed[0], float("-inf")
         base = self._lane_values(race, car, lam)
         brake = race.rules.brake_wp_per_space * lam
+        future = self._future
+        last = len(base) - 1
         for gear in allowed:
             cost = race.downshift_cost(car, gear)
             if cost >= car.wp:
                 continue
             # best over k <= r of value(k) - brake * (r - k): a running maximum of value + brake*k
+            # (only up to the die's highest face: the prefix beyond it is never read)
             running = float("-inf")
             prefix: list[float] = []
-            for k, (value, limit) in enumerate(base):
-                running = max(running, value + self._future(race, gear, limit, lam) + brake * k)
+            for k in range(min(MAX_FACE[gear], last) + 1):
+                value, limit = base[k]
+                v = value + future(race, gear, limit, lam) + brake * k
+                if v > running:
+                    running = v
                 prefix.append(running)
             expected = -cost * lam
             for face, p in DISTRIBUTIONS[gear]:
-                k = min(face, len(prefix) - 1)
+                k = min(face, last)
                 expected += p * (prefix[k] - brake * face)
             if expected > best_value:
                 best_gear, best_value = gear, expected
@@ -182,13 +239,37 @@ class AutoDriver:
 
     def _lane_values(self, race: Race, car: Car, lam: float) -> list[tuple[float, int]]:
         """For k = 0..36 straight ahead: (value without braking, next move's safe limit)."""
+        rules = race.rules
+        ow = rules.overshoot_wp_per_space
+        wp = car.wp
+        out: list[tuple[float, int]] = []
+        for out_now, over, limit, progress in self._geometry(race, car):
+            if out_now:
+                out.append((OUT, 0))
+                continue
+            cost = over * ow
+            value = progress - lam * cost
+            if cost >= wp:
+                value = OUT
+            out.append((value, limit))
+        return out
+
+    def _geometry(self, race: Race, car: Car) -> tuple[tuple[bool, int, int, float], ...]:
+        """Per k spaces straight ahead: (two stops short, spaces overshot, next limit, progress).
+
+        Independent of WP and of the WP value, so it is tabulated per space and stops made.
+        """
         tables = lane_tables(race.track)
         rules = race.rules
+        key = (race.track.node_id[car.pos], car.stops, rules.overshoot_max_missing_stops)
+        cached = tables.geometry.get(key)
+        if cached is not None:
+            return cached
         windows = tables.windows[car.pos]
         cells = tables.ahead[car.pos]
         track = race.track
         start = track.nominal_coord(car.pos)
-        out: list[tuple[float, int]] = []
+        out: list[tuple[bool, int, int, float]] = []
         for k in range(min(37, len(cells))):
             over = 0
             out_now = False
@@ -214,15 +295,10 @@ class AutoDriver:
                     break
                 limit = w.exit - k
                 break
-            if out_now:
-                out.append((OUT, 0))
-                continue
-            cost = over * rules.overshoot_wp_per_space
-            value = self._progress(track, start, cells[k]) - lam * cost
-            if cost >= car.wp:
-                value = OUT
-            out.append((value, limit))
-        return out
+            out.append((out_now, over, limit, self._progress(track, start, cells[k])))
+        result = tuple(out)
+        tables.geometry[key] = result
+        return result
 
     @staticmethod
     def _progress(track: Track, start: float, end: Pos) -> float:
@@ -247,6 +323,8 @@ class AutoDriver:
         """The option with the best value; ties go to the first (options are ordered)."""
         lam = self.wp_value(race, car)
         pit = self.wants_pit(race, car)
+        if isinstance(options, OptionList) and options.track is race.track:
+            return options[self._best_record(race, car, options, lam, pit)]
         best = options[0]
         best_value = float("-inf")
         for option in options:
@@ -254,6 +332,77 @@ class AutoDriver:
             if value > best_value:
                 best, best_value = option, value
         return best
+
+    def _best_record(
+        self, race: Race, car: Car, options: OptionList, lam: float, pit: bool
+    ) -> int:
+        """:meth:`option_value` on the search's records, without building the options.
+
+        Scanned from the longest move down: an option whose progress (its value before the
+        non-positive terms) is below the best value so far cannot win and is skipped. Ties go
+        to the lower index, as in the plain scan.
+        """
+        track = race.track
+        tables = lane_tables(track)
+        rules = race.rules
+        nom, nbr = tables.nom, tables.nbr
+        corner_left, next_exit = tables.corner_left, tables.next_exit
+        corner_of, seg_stops, is_pit = track.corner_of, track.seg_stops, track.is_pit
+        ids = track.node_id
+        start_nom = nom[ids[car.pos]]
+        lap = track.nominal_lap
+        occupied = 0
+        for pos in race.occupied:
+            occupied |= 1 << ids[pos]
+        occupied &= ~(1 << ids[car.pos])
+        bwp, owp = rules.brake_wp_per_space, rules.overshoot_wp_per_space
+        dwl, cwl = rules.danger_wp_loss, rules.collision_wp_loss
+        roll, wp, car_in_pit = options.roll, car.wp, car.in_pit
+        future = self._future
+        best_i, best_value = 0, float("-inf")
+        raw = options.raw
+        for i in range(len(raw) - 1, -1, -1):
+            depth, terminal, key, val = raw[i]
+            if terminal == "finish":
+                value = 10_000.0
+            elif terminal == "out":
+                value = OUT
+            else:
+                end = key[0]
+                pit_end = is_pit[end]
+                d = nom[end] - start_nom
+                if d < -1.0:
+                    d += lap
+                if d + (60.0 if pit_end and pit else 0.0) < best_value:
+                    continue  # every other term is <= 0
+                braked = 0 if terminal == "box" or pit_end else roll - depth
+                cost = 0
+                if not car_in_pit or not pit_end:
+                    cost = braked * bwp
+                cost += val[0] * owp
+                if cost >= wp:
+                    value = OUT
+                else:
+                    value = -lam * cost - 0.3 * lam * len(val[1]) * dwl
+                    value += d
+                    if pit_end:
+                        value += 60.0 if pit else -60.0
+                    else:
+                        c = corner_of[end]
+                        limit = next_exit[end]
+                        if c >= 0:
+                            if c == car.corner and not key[3] & 4:  # exited no corner
+                                stops = car.stops + 1
+                            else:
+                                stops = 0 if key[4] else 1
+                            if stops < seg_stops[c]:
+                                limit = corner_left[end]
+                        value += future(race, car.gear, limit, lam)
+                        near = (nbr[end] & occupied).bit_count()
+                        value -= near * 0.2 * cwl * lam
+            if value >= best_value:
+                best_i, best_value = i, value
+        return best_i
 
     def option_value(
         self, race: Race, car: Car, option: MoveOption, lam: float, pit: bool

@@ -24,7 +24,7 @@ from games.formula_d.model import (
     ResultEntry,
     Status,
 )
-from games.formula_d.moves import MoveContext, MoveOption, Params, options_for
+from games.formula_d.moves import MoveContext, MoveOption, OptionList, Params, options_for
 from games.formula_d.track import PIT, Track
 from scoring.formula_d.rules import FormulaDRules
 
@@ -70,6 +70,12 @@ class Car:
     @property
     def running(self) -> bool:
         return self.status == "running"
+
+
+def _offered(options: Sequence[MoveOption], choice: MoveOption) -> bool:
+    if isinstance(options, OptionList):
+        return options.offered(choice)
+    return any(o is choice for o in options) or choice in options
 
 
 class DriverPolicy(Protocol):
@@ -246,7 +252,7 @@ class Race:
             police_line=circuit.street.police_line if st is not None else None,
         )
 
-    def options(self, car: Car, roll: int) -> list[MoveOption]:
+    def options(self, car: Car, roll: int) -> OptionList:
         """Every legal end of ``car``'s move for ``roll`` (others' spaces are blocked)."""
         ids = self.track.node_id
         occupied = 0
@@ -318,12 +324,12 @@ class Race:
                     self._log(car, None, None, None, events)
                     return
             roll = self.dice.roll(gear)
-        options = self.options(car, roll)
+        options: Sequence[MoveOption] = self.options(car, roll)
         if street.nitro_available(self, car):
             boosted = self.options(car, roll + car.gear)
-            options = options + [street.with_nitro(o) for o in boosted]
+            options = [*options, *(street.with_nitro(o) for o in boosted)]
         choice = self.policy.choose_move(self, car, options)
-        if not any(o is choice for o in options) and choice not in options:
+        if not _offered(options, choice):
             raise FormulaDError("illegal_move", "The policy chose a move the engine did not offer.")
         self.apply(car, choice, roll)
         if self.street is not None and car.running:

@@ -72,6 +72,12 @@ class Track:
         pit_spaces: list[Pos] = [(PIT, 0, i) for i in range(pit.length)] if pit else []
         self.nodes: tuple[Pos, ...] = (*self.positions, *pit_spaces)
         self.node_id: dict[Pos, int] = {p: n for n, p in enumerate(self.nodes)}
+        # rank of each space in Pos order (options are listed by steps, then end space)
+        ranked = sorted(range(len(self.nodes)), key=lambda n: self.nodes[n])
+        order = [0] * len(self.nodes)
+        for r, n in enumerate(ranked):
+            order[n] = r
+        self.node_order = tuple(order)
         ids = self.node_id
         self.pit_first = ids[pit_spaces[0]] if pit_spaces else -1
         self.pit_entry = ids[pit.entry] if pit else -1
@@ -107,6 +113,25 @@ class Track:
         self.node_coord = tuple(
             self.coord(p) if p[0] != PIT else -1 for p in self.nodes
         )
+        # Spaces from which some path of at most 40 steps reaches the finish line's segment: only
+        # there do finishing and pitting matter to the path search (memo keys, moves.py).
+        dist = [10**6] * len(self.nodes)
+        frontier = [n for n, p in enumerate(self.nodes) if p[0] == circuit.finish_line.segment]
+        for n in frontier:
+            dist[n] = 0
+        preds: list[list[int]] = [[] for _ in self.nodes]
+        for n, steps in enumerate(steps_all):
+            for q, _, _ in steps:
+                preds[q].append(n)
+        for d in range(1, 41):
+            nxt = []
+            for q in frontier:
+                for n in preds[q]:
+                    if dist[n] > d:
+                        dist[n] = d
+                        nxt.append(n)
+            frontier = nxt
+        self.near_line = tuple(d <= 40 or p[0] == PIT for d, p in zip(dist, self.nodes, strict=True))
         self.move_cache: dict[object, object] = {}  # moves.py: options on an empty track
 
     def before_table(self, line: Line) -> tuple[bool, ...]:

@@ -1,4 +1,4 @@
-"""Championship tests: the fixed cast from tests/conftest.py, the real-worker fixtures re-exported."""
+"""Championship tests: the fixed cast (tests/conftest.py) and the real-worker fixtures."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ own, pointed at the database pytest-django created; tests that use it commit the
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -44,38 +45,80 @@ def _database_url() -> str:
     return f"postgres://{auth}{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
 
 
-@pytest.fixture(scope="session")
-def celery_worker_process(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
-    """Start ``celery -A tournament worker`` and wait until it answers a ping."""
-    if _redis_url() is None:
-        pytest.skip("REDIS_URL is not set: the real-worker tests need Redis")
-    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-        pytest.skip("the real-worker tests need PostgreSQL (an in-memory SQLite is per process)")
-    with django_db_blocker.unblock():
-        database_url = _database_url()
-        connection.close()
-    queue = f"podium-test-{uuid.uuid4().hex[:8]}"
-    env = {
+class CeleryProcess:
+    """A ``celery -A tournament worker`` (or ``beat``) subprocess with its log file."""
+
+    def __init__(self, args: list[str], env: dict[str, str], log_path: Path) -> None:
+        self.log_path = log_path
+        log_path.parent.mkdir(exist_ok=True)
+        self._log = log_path.open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "tournament", *args],
+            cwd=ROOT,
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_for_log(self, marker: str, timeout: float = 30.0) -> None:
+        """Wait until ``marker`` shows in the log; fail with the log's tail if it never does."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if marker in self.log_text():
+                return
+            if self.process.poll() is not None:
+                raise RuntimeError(f"celery exited: {self.log_text()[-3000:]}")
+            time.sleep(0.05)
+        raise RuntimeError(f"celery did not log {marker!r}: {self.log_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no acknowledgement, no cleanup (a crashed machine)."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self._log.close()
+
+
+def service_env(queue: str, **extra: str) -> dict[str, str]:
+    """The environment of a worker or beat on ``queue`` against the test database and Redis."""
+    return {
         **os.environ,
-        "DATABASE_URL": database_url,
+        "DATABASE_URL": _database_url(),
         "REDIS_URL": _redis_url() or "",
         "PODIUM_QUEUE": queue,
         "PODIUM_TESTING": "1",
         "DATABASE_CONN_MAX_AGE": "0",
+        **extra,
     }
-    log_path = ROOT / "var" / f"worker-{queue}.log"
-    log_path.parent.mkdir(exist_ok=True)
-    log = log_path.open("w")
-    process = subprocess.Popen(
+
+
+def start_worker(
+    queue: str, env: dict[str, str] | None = None, name: str = "", pool: str = "solo"
+) -> CeleryProcess:
+    """Start a worker consuming ``queue`` and wait until it is ready."""
+    name = name or queue
+    worker = CeleryProcess(
         [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "tournament",
             "worker",
             "--pool",
-            "solo",
+            pool,
+            "--concurrency",
+            "1",
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
@@ -84,34 +127,65 @@ def celery_worker_process(django_db_setup: Any, django_db_blocker: Any) -> Itera
             "--loglevel",
             "INFO",
             "-n",
-            f"{queue}@%h",
+            f"{name}@%h",
         ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
+        env or service_env(queue),
+        ROOT / "var" / f"worker-{name}.log",
     )
+    try:
+        worker.wait_for_log(" ready.")
+    except BaseException:
+        worker.stop()
+        raise
+    return worker
+
+
+def start_beat(queue: str, env: dict[str, str], schedule: Path) -> CeleryProcess:
+    """Start Celery beat (the sweeper's clock) sending to ``queue``."""
+    beat = CeleryProcess(
+        ["beat", "--loglevel", "INFO", "--schedule", str(schedule)],
+        env,
+        ROOT / "var" / f"beat-{queue}.log",
+    )
+    try:
+        beat.wait_for_log("beat: Starting")
+    except BaseException:
+        beat.stop()
+        raise
+    return beat
+
+
+def require_worker_services() -> None:
+    """Skip unless Redis and PostgreSQL are configured (a laptop runs SQLite and no Redis)."""
+    if _redis_url() is None:
+        pytest.skip("REDIS_URL is not set: the real-worker tests need Redis")
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        pytest.skip("the real-worker tests need PostgreSQL (an in-memory SQLite is per process)")
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """Start ``celery -A tournament worker`` and wait until it answers a ping."""
+    require_worker_services()
+    with django_db_blocker.unblock():
+        connection.close()
+    queue = f"podium-test-{uuid.uuid4().hex[:8]}"
+    # Short retry back-off: the fault tests make the database fail under this worker.
+    worker = start_worker(queue, service_env(queue, PODIUM_RETRY_BACKOFF_SECONDS="0.2"))
     celery_app.conf.task_default_queue = queue
     deadline = time.monotonic() + 30
     try:
         while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise RuntimeError(f"worker exited: {log_path.read_text()[-2000:]}")
             replies = celery_app.control.ping(
                 destination=[f"{queue}@{os.uname().nodename}"], timeout=0.5
             )
             if replies:
                 break
         else:
-            raise RuntimeError(f"worker did not answer: {log_path.read_text()[-2000:]}")
-        yield {"process": process, "queue": queue, "log": log_path}
+            raise RuntimeError(f"worker did not answer: {worker.log_text()[-2000:]}")
+        yield {"process": worker.process, "queue": queue, "log": worker.log_path, "worker": worker}
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+        worker.stop()
         celery_app.conf.task_default_queue = settings.CELERY_TASK_DEFAULT_QUEUE
 
 

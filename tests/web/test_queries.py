@@ -52,6 +52,6 @@ def test_large_tour_page_draws_every_stage(client, small_and_large):
 def test_home_queries_do_not_grow_with_competitions(
     client, small_and_large, django_assert_num_queries
 ):
-    # Tours (annotated with their stage counts) and clubs.
-    with django_assert_num_queries(2):
+    # One query per game (each annotated with its event counts), and the clubs.
+    with django_assert_num_queries(3):
         assert client.get("/").status_code == 200

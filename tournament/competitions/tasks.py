@@ -6,7 +6,7 @@ import logging
 
 from celery import shared_task
 from django.conf import settings
-from django.db import DatabaseError, InterfaceError, OperationalError
+from django.db import DatabaseError, InterfaceError, OperationalError, close_old_connections
 from django.utils import timezone
 
 from tournament.competitions import services
@@ -14,9 +14,28 @@ from tournament.competitions.kinds import all_kinds, get_kind
 
 log = logging.getLogger(__name__)
 
-# Lost connections and deadlocks are worth another try; anything else is a bug or a domain error.
+# Lost connections, lock timeouts and deadlocks are worth another try; anything else is a bug or
+# a domain error.
 TRANSIENT = (OperationalError, InterfaceError)
 MAX_RETRIES = 3
+
+
+def retry_countdown(retries: int) -> float:
+    """Seconds before retry number ``retries + 1``: b, 2b, 4b (``PODIUM_RETRY_BACKOFF_SECONDS``)."""
+    return float(settings.PODIUM_RETRY_BACKOFF_SECONDS) * 2**retries
+
+
+def first_line(exc: Exception) -> str:
+    return (str(exc).strip().splitlines() or [exc.__class__.__name__])[0][:200]
+
+
+def failure_message(exc: Exception) -> str:
+    """What an organiser reads on the failed event, and what to do about it."""
+    return (
+        f"Not resolved: the database was unavailable or busy ({first_line(exc)}; "
+        f"{MAX_RETRIES + 1} attempts). The results are stored and nothing was lost. Once the "
+        'database is healthy, retry with the admin action "Resolve the selected stages again".'
+    )
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
@@ -28,19 +47,23 @@ def resolve_event_task(self, kind_label: str, event_id: int) -> str:  # type: ig
     except TRANSIENT as exc:
         if self.request.retries >= MAX_RETRIES:
             log.exception("resolving %s %s failed after retries", kind_label, event_id)
+            # A terminated connection is unusable: open a fresh one to record the failure.
+            close_old_connections()
             try:
-                services.fail_event(
-                    kind=kind,
-                    event_id=event_id,
-                    message=(
-                        f"The database was unavailable while resolving "
-                        f"({exc.__class__.__name__}); retry from the admin."
-                    ),
-                )
+                services.fail_event(kind=kind, event_id=event_id, message=failure_message(exc))
             except DatabaseError:
                 log.exception("could not mark %s %s failed", kind_label, event_id)
             return "failed"
-        raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
+        countdown = retry_countdown(self.request.retries)
+        log.warning(
+            "resolving %s %s: %s (%s), retrying in %.1f s",
+            kind_label,
+            event_id,
+            exc.__class__.__name__,
+            first_line(exc),
+            countdown,
+        )
+        raise self.retry(exc=exc, countdown=countdown) from exc
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)

@@ -19,6 +19,7 @@ from tournament.rallies.loading import (
     rally_rules,
     result_row,
     stage_sheets,
+    submitted_fields,
 )
 from tournament.rallies.messages import flag_messages, issues_to_errors
 from tournament.rallies.models import (
@@ -75,6 +76,7 @@ class RallyKind(GameKind):
             competition=competition, number__lt=event.number
         ).values_list("results", flat=True)
         out = out_of_rally(earlier, rules)
+        rows = [submitted_fields(row) for row in rows]
         checked = check_stage_sheet(
             rows, entry_list=[pk for pk, _name in drivers], out_of_rally=out, rules=rules
         )

@@ -18,6 +18,20 @@ from scoring.rally import Penalty, RallyDriver, StageEntry, StageSheet
 CHAMPIONSHIP_SETTINGS = frozenset({"points", "power_stage", "power_stage_points", "drop_worst"})
 
 
+#: Fields the service computes (RM-52 "stored per entry"); ignored on input, so the rows of a
+#: stage detail can be sent back as they are, and stored rows re-validate after a correction.
+COMPUTED_FIELDS = frozenset(
+    {"net_time", "penalty_time", "stage_time", "cards", "tokens", "warnings"}
+)
+
+
+def submitted_fields(row: Any) -> Any:
+    """A sheet row without the computed fields (anything not an object is left to the checks)."""
+    if not isinstance(row, Mapping):
+        return row
+    return {k: v for k, v in row.items() if k not in COMPUTED_FIELDS}
+
+
 def rally_rules(rules: Mapping[str, Any]) -> RallyRules:
     """The rules of a rally's stored (already checked) ``rules`` JSON."""
     built, _errors = parse_rules(dict(rules))

@@ -24,7 +24,7 @@ from tournament.competitions import services as workflow
 from tournament.competitions.errors import Conflict, InvalidInput
 from tournament.competitions.kinds import get_kind
 from tournament.competitions.models import AuditAction, Source
-from tournament.rallies.loading import rally_drivers, rally_rules, stage_sheets
+from tournament.rallies.loading import out_of_rally, rally_drivers, rally_rules, stage_sheets
 from tournament.rallies.models import (
     ChampionshipRally,
     Driver,
@@ -282,3 +282,50 @@ def rally_championship_standings(
         return championship_standings(standings, settings).to_json()
     except RallyInputError as exc:
         raise Conflict(exc.message) from exc
+
+
+# --- The scorekeeper page's preview (no writes) --------------------------------------------------
+
+
+def drivers_out_before(*, rally: Rally, number: int) -> set[int]:
+    """Drivers out of the rally before stage ``number`` (RM-46), from the stored results."""
+    earlier = RallyStage.objects.filter(competition=rally, number__lt=number).values_list(
+        "results", flat=True
+    )
+    return out_of_rally(earlier, rally_rules(rally.rules))
+
+
+def preview_stage_sheet(*, rally: Rally, number: int, rows: list[dict[str, Any]]) -> list[Any]:
+    """The rows as they would be stored (times computed, RM-52), or InvalidInput; stores nothing."""
+    stage = RallyStage.objects.get(competition=rally, number=number)
+    rows_out: list[Any] = get_kind("rally").validate_results(rally, stage, rows)
+    return rows_out
+
+
+def preview_log(*, rally: Rally, log: str, time: Any = None) -> dict[str, Any]:
+    """RM-55: what a turn log stands for under the rally's rules (the form's live preview).
+
+    ``{"net_time", "cards", "tokens", "turns"}``, plus ``"mismatch"`` when a given time differs
+    (RM-53.8); ``{"errors": [...]}`` for a log that breaks RM-55.
+    """
+    from games.rallyman import log_issues, log_time
+    from scoring.rally import TimeFormatError, parse_time
+    from tournament.rallies.messages import translate
+
+    problems = log_issues(log)
+    if problems:
+        return {"errors": [translate(p.code, p.message, p.params, {}) for p in problems]}
+    counted = log_time(log, rally_rules(rally.rules))
+    answer: dict[str, Any] = {
+        "net_time": counted.net_time,
+        "cards": counted.cards,
+        "tokens": counted.tokens,
+        "turns": counted.turns,
+    }
+    if time not in (None, ""):
+        try:
+            given = parse_time(int(time) if str(time).isdigit() else time)
+        except TimeFormatError:
+            given = None
+        answer["mismatch"] = given is not None and given != counted.net_time
+    return answer

@@ -13,7 +13,11 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournament.competitions.access import ORGANISER_ROLES, require_role
+from tournament.competitions.access import (
+    ORGANISER_ROLES,
+    require_organiser_of_slug,
+    require_role,
+)
 from tournament.competitions.api import (
     AuditEntrySerializer,
     CompetitionActions,
@@ -79,7 +83,7 @@ class TourViewSet(
             # Who may create is only knowable once the club is known: check the role first
             # when it is, so an outsider learns nothing from validation messages.
             club_slug = request.data.get("club") if isinstance(request.data, dict) else None
-            self._require_organiser_of_slug(request, club_slug)
+            require_organiser_of_slug(request.user, club_slug)
             raise InvalidInput(body.errors)
         data = body.validated_data
         require_role(request.user, data["club"].pk, ORGANISER_ROLES)
@@ -94,15 +98,6 @@ class TourViewSet(
         return Response(
             TourSerializer(self.get_queryset().get(pk=tour.pk)).data, status=status.HTTP_201_CREATED
         )
-
-    def _require_organiser_of_slug(self, request: Request, slug: Any) -> None:
-        from tournament.clubs.models import Club
-
-        if not request.user.is_authenticated:
-            require_role(request.user, 0, ORGANISER_ROLES)  # 401
-        club = Club.objects.filter(slug=slug).first() if isinstance(slug, str) else None
-        if club is not None:
-            require_role(request.user, club.pk, ORGANISER_ROLES)
 
     @extend_schema(request=TourPatchSerializer, responses={200: TourSerializer})
     def partial_update(self, request: Request, pk: Any = None) -> Response:

@@ -12,6 +12,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.competitions.errors import Conflict, InvalidInput
+from tournament.competitions.forms import apply_row_errors
 from tournament.tours import services
 from tournament.tours.models import Stage
 
@@ -86,20 +87,4 @@ def submit_formset(formset: Any, *, stage: Stage, user: Any, version: int | None
 
 def apply_errors(formset: Any, detail: Any) -> None:
     """Put ``{"results": [{field: [msg]}] | [msg]}`` errors onto the matching forms."""
-    results = detail.get("results") if isinstance(detail, dict) else None
-    general: list[str] = []
-    if isinstance(results, list):
-        for index, item in enumerate(results):
-            if isinstance(item, dict) and index < len(formset.forms):
-                form = formset.forms[index]
-                for field, messages in item.items():
-                    target = field if field in ROW_FIELDS else None
-                    for message in messages:
-                        form.add_error(target, message)
-            elif isinstance(item, str):
-                general.append(item)
-    for key, messages in detail.items() if isinstance(detail, dict) else []:
-        if key != "results":
-            general.extend(str(m) for m in (messages if isinstance(messages, list) else [messages]))
-    if general:
-        formset._non_form_errors = formset.error_class(general)
+    apply_row_errors(formset, detail, ROW_FIELDS)

@@ -8,6 +8,7 @@ the same tables, so a page and its download never disagree.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,6 +106,54 @@ class CompetitionCard:
 
 
 STATE_ORDER = {"running": 0, "upcoming": 1, "finished": 2}
+
+
+def competition_cards(
+    queryset: Any,
+    *,
+    events: str,
+    kind_label: Any,
+    url_name: str,
+    progress: Callable[[int, int], Any],
+) -> list[CompetitionCard]:
+    """Cards for the competitions of ``queryset`` (already filtered by visibility), one query.
+
+    ``events`` is the reverse name of the competition's events (``stages``, ``races``);
+    ``progress(done, total)`` words the progress line.
+    """
+    from django.db.models import Count, Q
+    from django.urls import reverse
+    from django.utils.translation import gettext as _
+
+    competitions = queryset.select_related("club").annotate(
+        # distinct: visible_to() joins memberships, which would multiply the counted events.
+        event_count=Count(events, distinct=True),
+        started=Count(events, filter=Q(**{f"{events}__version__gt": 0}), distinct=True),
+    )
+    cards = []
+    for competition in competitions:
+        through = competition.standings_through or 0
+        if competition.event_count and through >= competition.event_count:
+            state, label = "finished", _("finished")
+        elif competition.started:
+            state, label = "running", _("running")
+        else:
+            state, label = "upcoming", _("upcoming")
+        cards.append(
+            CompetitionCard(
+                kind_label=kind_label,
+                name=competition.name,
+                url=reverse(url_name, args=[competition.pk]),
+                club=competition.club.name,
+                club_url=reverse("web:club", args=[competition.club.slug]),
+                state=state,
+                state_label=label,
+                progress=progress(through, competition.event_count),
+                public=competition.public,
+                extra={"club_id": competition.club_id},
+            )
+        )
+    return cards
 
 
 def sort_cards(cards: list[CompetitionCard]) -> list[CompetitionCard]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -37,6 +37,7 @@ from tournament.web.components import (
     EventRow,
     Row,
     Table,
+    competition_cards,
 )
 
 JERSEY_OF = {"general": "yellow", "sprint": "green", "mountain": "polka_dot"}
@@ -345,33 +346,12 @@ def start_order(data: dict[str, Any], names: Names) -> list[tuple[int, str, str]
 
 def tour_cards(queryset: Any) -> list[CompetitionCard]:
     """Cards for the tours of ``queryset`` (already filtered by visibility): one query."""
-    tours = queryset.select_related("club").annotate(
-        # distinct: visible_to() joins memberships, which would multiply the counted stages.
-        stage_count=Count("stages", distinct=True),
-        started=Count("stages", filter=Q(stages__version__gt=0), distinct=True),
+    return competition_cards(
+        queryset,
+        events="stages",
+        kind_label=KIND_LABEL,
+        url_name="web:tour",
+        progress=lambda done, total: (
+            _("%(done)s of %(total)s stages") % {"done": done, "total": total}
+        ),
     )
-    cards = []
-    for tour in tours:
-        through = tour.standings_through or 0
-        if tour.stage_count and through >= tour.stage_count:
-            state, label = "finished", _("finished")
-        elif tour.started:
-            state, label = "running", _("running")
-        else:
-            state, label = "upcoming", _("upcoming")
-        cards.append(
-            CompetitionCard(
-                kind_label=KIND_LABEL,
-                name=tour.name,
-                url=reverse("web:tour", args=[tour.pk]),
-                club=tour.club.name,
-                club_url=reverse("web:club", args=[tour.club.slug]),
-                state=state,
-                state_label=label,
-                progress=_("%(done)s of %(total)s stages")
-                % {"done": through, "total": tour.stage_count},
-                public=tour.public,
-                extra={"club_id": tour.club_id},
-            )
-        )
-    return cards

@@ -15,8 +15,15 @@ from tournament.web.grand_tour import tour_cards
 
 
 def _cards(user: Any, **filters: Any) -> list[Any]:
-    """Every competition ``user`` may see (tours now; championships and rallies add theirs)."""
-    return sort_cards(tour_cards(Tour.objects.visible_to(user).filter(**filters)))
+    """Every competition ``user`` may see, of every game."""
+    from tournament.championships.models import Championship
+    from tournament.championships.views import championship_cards
+
+    sources = [(Tour, tour_cards), (Championship, championship_cards)]
+    cards: list[Any] = []
+    for model, build in sources:
+        cards += build(model.objects.visible_to(user).filter(**filters))
+    return sort_cards(cards)
 
 
 @require_safe

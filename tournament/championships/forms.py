@@ -1,0 +1,101 @@
+"""The race results form (admin and scorekeeper page): one row per driver entered.
+
+It checks only that each box holds a value of the right type; the rules (FD-79) are checked once,
+by the service, and its field errors are put back on the boxes they name — no second copy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournament.championships import services
+from tournament.championships.models import Race
+from tournament.competitions.errors import Conflict, InvalidInput
+from tournament.competitions.forms import apply_row_errors
+
+ROW_FIELDS = ("position", "status", "laps", "elimination_order", "wp_left", "pole")
+BOUND = 100_000  # far above any real value; FD-79 gives the real ranges
+
+
+class DriverRowForm(forms.Form):
+    driver = forms.IntegerField(widget=forms.HiddenInput)
+    position = forms.IntegerField(label=_("position"), min_value=-BOUND, max_value=BOUND)
+    status = forms.ChoiceField(
+        label=_("status"),
+        choices=[("finished", _("finished")), ("eliminated", _("eliminated"))],
+    )
+    laps = forms.IntegerField(label=_("laps"), min_value=-BOUND, max_value=BOUND)
+    elimination_order = forms.IntegerField(
+        label=_("elimination order"), required=False, min_value=-BOUND, max_value=BOUND
+    )
+    wp_left = forms.IntegerField(
+        label=_("WP left"), required=False, min_value=-BOUND, max_value=BOUND
+    )
+    pole = forms.BooleanField(label=_("pole"), required=False)
+
+
+DriverRowFormSet = forms.formset_factory(DriverRowForm, extra=0)
+
+
+def initial_rows(race: Race) -> list[dict[str, Any]]:
+    """The current results, or a blank row per entered driver in entry order."""
+    if race.results:
+        return [
+            {k: v for k, v in row.items() if k == "driver" or k in ROW_FIELDS}
+            for row in race.results
+        ]
+    return [
+        {"driver": pk, "position": index, "status": "finished", "laps": race.laps}
+        for index, pk in enumerate(race.drivers, start=1)
+    ]
+
+
+def row_names(formset: Any, names: dict[int, str]) -> list[tuple[Any, str]]:
+    """Each form with its driver's name (the hidden id is not readable)."""
+    rows = []
+    for form in formset.forms:
+        value = form["driver"].value()
+        try:
+            name = names.get(int(value), "") if value not in (None, "") else ""
+        except (TypeError, ValueError):
+            name = ""
+        rows.append((form, name))
+    return rows
+
+
+def submit_formset(formset: Any, *, race: Race, user: Any, version: int | None) -> Race | None:
+    """Submit valid rows through the service; put its errors on the formset. None on error."""
+    if not formset.is_valid():
+        return None
+    rows = []
+    for form in formset.forms:
+        data = form.cleaned_data
+        row: dict[str, Any] = {
+            "driver": data["driver"],
+            "position": data["position"],
+            "status": data["status"],
+            "laps": data["laps"],
+        }
+        # Empty optional boxes are omitted, as an API client would (FD-78).
+        for key in ("elimination_order", "wp_left"):
+            if data.get(key) is not None:
+                row[key] = data[key]
+        if data.get("pole"):
+            row["pole"] = True
+        rows.append(row)
+    try:
+        return services.submit_race_results(
+            championship=race.competition,
+            number=race.number,
+            rows=rows,
+            by=user,
+            expected_version=version,
+        )
+    except InvalidInput as exc:
+        apply_row_errors(formset, exc.detail, ROW_FIELDS)
+    except Conflict as exc:
+        formset._non_form_errors = formset.error_class([str(exc.detail)])
+    return None

@@ -1,0 +1,276 @@
+"""Rally presenter: a rally's rows and stored snapshots → the generic page components of
+``tournament.web`` (tables, event list, line chart). Nothing is recomputed here: every time comes
+from the snapshots the worker stored; all snapshots of a rally are read in one query.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from django.db.models import Prefetch
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from tournament.competitions import services
+from tournament.competitions.kinds import get_kind
+from tournament.competitions.models import Status
+from tournament.rallies.models import Driver, Rally, RallyChampionship, RallyStage, RallyStandings
+from tournament.rallies.setup import layout_name
+from tournament.web import charts
+from tournament.web.access import visible_or_404
+from tournament.web.components import (
+    GAP,
+    NUMBER,
+    RANK,
+    TEXT,
+    TIME,
+    Cell,
+    Column,
+    EventList,
+    EventRow,
+    Row,
+    Table,
+)
+
+NICE_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600)
+MAX_TICKS = 8
+
+
+def rally_queryset() -> Any:
+    """Rallies with what a rally page shows: club, stages (without results), drivers."""
+    return Rally.objects.select_related("club").prefetch_related(
+        Prefetch("stages", queryset=RallyStage.objects.order_by("number").defer("results")),
+        Prefetch("drivers", queryset=Driver.objects.order_by("order")),
+    )
+
+
+def get_rally(pk: Any, user: Any) -> Rally:
+    """The rally with its set-up prefetched, if ``user`` may read it (else Http404)."""
+    return visible_or_404(rally_queryset(), pk, user)
+
+
+def load_snapshots(rally: Rally) -> dict[int, dict[str, Any]]:
+    """Every stored snapshot of ``rally`` up to its standings, in one query."""
+    if rally.standings_through is None:
+        return {}
+    rows = RallyStandings.objects.filter(
+        competition=rally, number__lte=rally.standings_through
+    ).values_list("number", "data")
+    return dict(rows)
+
+
+def standings_after(
+    rally: Rally, snapshots: dict[int, dict[str, Any]], after: int | None
+) -> dict[str, Any]:
+    """The standings after stage ``after`` (None: the latest); InvalidInput when out of range."""
+    through = rally.standings_through
+    if after is None and through in snapshots:
+        return snapshots[through]  # type: ignore[index]
+    if after is not None and after in snapshots and after <= (through or 0):
+        return snapshots[after]
+    return services.standings(kind=get_kind("rally"), competition=rally, after=after)
+
+
+def status_label(status: str) -> Any:
+    return Status(status).label if status in Status.values else status
+
+
+def names_of(rally: Rally) -> dict[int, str]:
+    return {d.pk: d.name for d in rally.drivers.all()}
+
+
+def stage_list(rally: Rally, snapshots: dict[int, dict[str, Any]], names: dict[int, str]) -> Any:
+    """Every stage with its status, layout and winner(s)."""
+    rows = []
+    for stage in rally.stages.all():
+        snap = snapshots.get(stage.number) or {}
+        classified = (snap.get("stages") or [])[-1:] or [{}]
+        winners = classified[0].get("winners") or []
+        rows.append(
+            EventRow(
+                number=stage.number,
+                name=stage.name,
+                url=None,
+                status=stage.status,
+                status_label=status_label(stage.status),
+                note=layout_name(stage.layout),
+                winner=", ".join(names.get(w, "") for w in winners),
+            )
+        )
+    return EventList(title=_("Stages"), awards=(), rows=tuple(rows), event_label=_("Stage"))
+
+
+def overall_table(data: dict[str, Any]) -> Table:
+    """RM-44: ranked drivers with time and gap, then drivers out of the rally (RM-46)."""
+    rows = []
+    for row in data.get("overall") or []:
+        out = row["out_after_stage"]
+        rows.append(
+            Row(
+                cells=(
+                    Cell(row["rank"], RANK),
+                    Cell(row["name"]),
+                    Cell(row["time"], TIME),
+                    Cell(row["gap"] or None, GAP),
+                    Cell(row["stage_wins"], NUMBER),
+                    Cell(_("retired on stage %(n)s") % {"n": out} if out else ""),
+                )
+            )
+        )
+    return Table(
+        slug="overall",
+        title=_("Overall classification"),
+        columns=(
+            Column("rank", _("Rank"), RANK),
+            Column("driver", _("Driver")),
+            Column("time", _("Time"), TIME),
+            Column("gap", _("Gap"), GAP),
+            Column("stage_wins", _("Stage wins"), NUMBER),
+            Column("out", _("Out of the rally")),
+        ),
+        rows=tuple(rows),
+        empty=_("No stage resolved yet."),
+    )
+
+
+def stage_by_stage_table(data: dict[str, Any], names: dict[int, str]) -> Table:
+    """One row per driver (overall order), one column per stage: the stage time (RM-42).
+
+    A stage win is marked ``(1)`` and a Super Rally time (RM-46) ``*``, in text rather than
+    colour only, so the table reads the same aloud.
+    """
+    stages = data.get("stages") or []
+    times = {
+        s["number"]: {
+            t["driver"]: (t["time"], t.get("super_rally"), t.get("rank")) for t in s["times"]
+        }
+        for s in stages
+    }
+    rows = []
+    for row in data.get("overall") or []:
+        cells = [Cell(row["rank"], RANK), Cell(row["name"])]
+        for s in stages:
+            time, super_rally, rank = times[s["number"]].get(row["driver"], (None, False, None))
+            text = _format_stage_time(time, super_rally, rank)
+            cells.append(Cell(text, TEXT))
+        cells.append(Cell(row["time"], TIME))
+        rows.append(Row(cells=tuple(cells)))
+    return Table(
+        slug="stage-times",
+        title=_("Stage times"),
+        columns=(
+            Column("rank", _("Rank"), RANK),
+            Column("driver", _("Driver")),
+            *(Column(f"ss{s['number']}", _("SS%(n)s") % {"n": s["number"]}) for s in stages),
+            Column("time", _("Total"), TIME),
+        ),
+        rows=tuple(rows),
+        empty=_("No stage resolved yet."),
+    )
+
+
+def _format_stage_time(time: int | None, super_rally: bool | None, rank: int | None) -> str:
+    """``m:ss`` (RM-42), ``(1)`` after a stage win, ``*`` after a Super Rally time."""
+    if time is None:
+        return "–"
+    minutes, seconds = divmod(time, 60)
+    text = f"{minutes}:{seconds:02d}"
+    if super_rally:
+        return f"{text}*"
+    return f"{text} (1)" if rank == 1 else text
+
+
+def gap_chart(
+    snapshots: dict[int, dict[str, Any]], through: int | None, names: dict[int, str]
+) -> charts.LineChart | None:
+    """Each driver's gap to the leader after each stage (seconds; the leader's line is 0)."""
+    numbers = [n for n in sorted(snapshots) if through is not None and n <= through]
+    if not numbers:
+        return None
+    gaps: dict[int, list[int | None]] = {d: [] for d in names}
+    for n in numbers:
+        by_driver = {row["driver"]: row["gap"] for row in snapshots[n].get("overall") or []}
+        for d in names:
+            gaps[d].append(by_driver.get(d))
+    series = [
+        charts.Series(label=names[d], values=tuple(values), colour=i)
+        for i, (d, values) in enumerate(gaps.items())
+    ]
+    chart = charts.line_chart([str(n) for n in numbers], series, lower_is_better=True)
+    return dataclasses.replace(chart, y_ticks=_gap_ticks(chart, series))
+
+
+def _gap_ticks(chart: charts.LineChart, series: list[charts.Series]) -> tuple[Any, ...]:
+    """Ticks every "nice" number of seconds, labelled +m:ss (the generic ticks are per unit)."""
+    values = [v for s in series for v in s.values if v is not None]
+    low, high = (min(values), max(values)) if values else (0, 1)
+    if high == low:
+        high = low + 1
+    span = high - low
+    step = next((s for s in NICE_STEPS if span / s <= MAX_TICKS), NICE_STEPS[-1])
+    ticks = []
+    value = low - low % step
+    while value <= high:
+        if value >= low:
+            y = round(chart.top + (value - low) / (high - low) * chart.plot_height, 1)
+            minutes, seconds = divmod(value, 60)
+            ticks.append((y, f"+{minutes}:{seconds:02d}"))
+        value += step
+    return tuple(ticks)
+
+
+# --- championships -------------------------------------------------------------------------------
+
+
+def get_championship(pk: Any, user: Any) -> RallyChampionship:
+    """The championship with its rallies (in order), if ``user`` may read it (else Http404)."""
+    from tournament.rallies.models import ChampionshipRally
+
+    queryset = RallyChampionship.objects.select_related("club").prefetch_related(
+        Prefetch(
+            "entries",
+            queryset=ChampionshipRally.objects.order_by("order").select_related("rally"),
+        )
+    )
+    return visible_or_404(queryset, pk, user)
+
+
+def championship_table(data: dict[str, Any], rally_count: int) -> Table:
+    """RM-51 order with points, wins and the position in each counted rally."""
+    counted = data.get("after_rally") or 0
+    rows = []
+    for row in data.get("drivers") or []:
+        dropped = set(row.get("dropped") or [])
+        results = []
+        for i, position in enumerate(row["results"], start=1):
+            text = "–" if position is None else str(position)
+            results.append(Cell(f"({text})" if i in dropped else text))
+        rows.append(
+            Row(
+                cells=(
+                    Cell(row["rank"], RANK),
+                    Cell(row["name"]),
+                    *results,
+                    Cell(row["wins"], NUMBER),
+                    Cell(row["points"], NUMBER),
+                )
+            )
+        )
+    return Table(
+        slug="championship",
+        title=_("Championship standings"),
+        columns=(
+            Column("rank", _("Rank"), RANK),
+            Column("driver", _("Driver")),
+            *(Column(f"r{n}", _("R%(n)s") % {"n": n}) for n in range(1, counted + 1)),
+            Column("wins", _("Wins"), NUMBER),
+            Column("points", _("Points"), NUMBER),
+        ),
+        rows=tuple(rows),
+        empty=_("No rally counted yet: a rally counts once all its stages are resolved."),
+    )
+
+
+def rally_url(rally: Rally) -> str:
+    return reverse("rallies:rally", args=[rally.pk])

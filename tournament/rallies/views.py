@@ -1,0 +1,179 @@
+"""Rally pages: the rally (overall, stage-by-stage, time-gap chart), the rally championship,
+and the scorekeeper's stage sheet with a preview of the computed times before saving.
+
+Every page reads a fixed number of queries whatever the rally's size: the rally with its stages
+and drivers prefetched, and all its snapshots in one query (``pages``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import BadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
+
+from tournament.competitions.errors import Conflict, InvalidInput, VersionConflict
+from tournament.rallies import pages, services
+from tournament.rallies.forms import DriverRowFormSet, apply_errors, initial_rows, sheet_rows
+from tournament.rallies.models import RallyStage
+from tournament.web.access import event_number, may_write, require_write_role
+
+
+def _after(request: HttpRequest, name: str) -> int | None:
+    raw = request.GET.get(name, "")
+    if raw == "":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise BadRequest(_("%(name)s must be a whole number.") % {"name": name}) from None
+
+
+@require_safe
+def rally(request: HttpRequest, pk: int) -> HttpResponse:
+    """Stages, the overall classification, stage times and the time-gap chart."""
+    rally = pages.get_rally(pk, request.user)
+    snapshots = pages.load_snapshots(rally)
+    try:
+        data = pages.standings_after(rally, snapshots, _after(request, "after_stage"))
+    except InvalidInput as exc:
+        raise BadRequest(str(exc.detail)) from None  # as the API: outside 1..through is a 400
+    shown = data.get("after_stage")
+    names = pages.names_of(rally)
+    stages = list(rally.stages.all())
+    context = {
+        "rally": rally,
+        "shown": shown,
+        "stage_count": len(stages),
+        "after_choices": range(1, (rally.standings_through or 0) + 1),
+        "events": pages.stage_list(rally, snapshots, names),
+        "overall": pages.overall_table(data),
+        "stage_times": pages.stage_by_stage_table(data, names),
+        "chart": pages.gap_chart(snapshots, shown, names),
+        "can_write": may_write(request.user, rally),
+        "stages": stages,
+    }
+    return render(request, "web/rallies/rally.html", context)
+
+
+@require_safe
+def championship(request: HttpRequest, pk: int) -> HttpResponse:
+    """The championship's rallies and its standings (RM-47 to RM-51)."""
+    championship = pages.get_championship(pk, request.user)
+    try:
+        data = services.rally_championship_standings(
+            championship=championship, after=_after(request, "after_rally")
+        )
+    except InvalidInput as exc:
+        raise BadRequest(str(exc.detail)) from None
+    except Conflict as exc:
+        raise BadRequest(str(exc.detail)) from None
+    entries = list(championship.entries.all())
+    counted = data.get("after_rally") or 0
+    context = {
+        "championship": championship,
+        "entries": [(e.order, e.rally, e.order <= counted) for e in entries],
+        "table": pages.championship_table(data, len(entries)),
+        "counted": counted,
+        "rally_count": len(entries),
+    }
+    return render(request, "web/rallies/championship.html", context)
+
+
+def _sheet_context(rally: Any, number: Any, user: Any) -> tuple[Any, RallyStage]:
+    rally = pages.get_rally(rally, user)
+    require_write_role(user, rally)
+    stage = next((s for s in rally.stages.all() if s.number == event_number(number)), None)
+    if stage is None:
+        raise Http404
+    return rally, stage
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def stage_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Enter or correct a stage sheet: a time or a turn log per driver (RM-52).
+
+    "Preview" shows the computed times (or the errors) without storing anything; "Submit" stores
+    through the service, whose RM-53 errors come back onto the boxes they name.
+    """
+    rally, stage = _sheet_context(pk, number, request.user)
+    stage = RallyStage.objects.get(pk=stage.pk)  # with its results (the list defers them)
+    drivers = [(d.pk, d.name) for d in rally.drivers.all()]
+    names = dict(drivers)
+    version = stage.version
+    preview: dict[int, dict[str, Any]] = {}
+    if request.method == "POST":
+        formset = DriverRowFormSet(request.POST)
+        try:
+            version = int(request.POST.get("version", ""))
+        except ValueError:
+            version = stage.version
+        if formset.is_valid():
+            rows = sheet_rows(formset)
+            try:
+                if "preview" in request.POST:
+                    computed = services.preview_stage_sheet(
+                        rally=rally, number=stage.number, rows=rows
+                    )
+                    preview = {row["driver"]: row for row in computed}
+                else:
+                    services.submit_stage_results(
+                        rally=rally,
+                        number=stage.number,
+                        rows=rows,
+                        by=request.user,
+                        expected_version=version,
+                    )
+                    messages.success(request, _("Results stored; the stage is being resolved."))
+                    return HttpResponseRedirect(reverse("rallies:rally", args=[rally.pk]))
+            except InvalidInput as exc:
+                apply_errors(formset, exc.detail)
+            except VersionConflict:
+                formset._non_form_errors = formset.error_class(
+                    [_("Someone changed these results meanwhile; reload the page.")]
+                )
+            except Conflict as exc:
+                formset._non_form_errors = formset.error_class([str(exc.detail)])
+    else:
+        out = services.drivers_out_before(rally=rally, number=stage.number)
+        formset = DriverRowFormSet(initial=initial_rows(stage.results, drivers, out))
+    rows = []
+    for form in formset.forms:
+        try:
+            driver = int(form["driver"].value())
+        except (TypeError, ValueError):
+            driver = 0
+        rows.append({"form": form, "name": names.get(driver, ""), "preview": preview.get(driver)})
+    context = {
+        "rally": rally,
+        "stage": stage,
+        "formset": formset,
+        "rows": rows,
+        "version": version,
+        "previewed": bool(preview),
+    }
+    return render(request, "web/rallies/stage_results.html", context)
+
+
+@login_required
+@require_safe
+def log_preview(request: HttpRequest, pk: int, number: int) -> JsonResponse:
+    """The live preview of one turn log (RM-55) under the rally's rules, for the sheet page."""
+    rally, _stage = _sheet_context(pk, number, request.user)
+    log = request.GET.get("log", "")[:400]
+    answer = services.preview_log(rally=rally, log=log, time=request.GET.get("time"))
+    if "net_time" in answer:
+        minutes, seconds = divmod(answer["net_time"], 60)
+        answer["text"] = _(
+            "Net time %(time)s (cards %(cards)s s − %(tokens)s tokens, %(turns)s turns)"
+        ) % {**answer, "time": f"{minutes}:{seconds:02d}"}
+        if answer.get("mismatch"):
+            answer["text"] += " · " + _("differs from the time given")
+    return JsonResponse(answer)
