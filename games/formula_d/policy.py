@@ -10,6 +10,7 @@ itself is chosen among the engine's exact options.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -121,7 +122,32 @@ _TABLES: dict[int, LaneTables] = {}
 _GEARS: dict[tuple[object, ...], int] = {}  # pure memo of AutoDriver gear choices
 
 
+_FUTURE: dict[tuple[int, int], dict[int, tuple[tuple[int, int, float], ...]]] = {}
+
+
+def _future_table(rules: FormulaDRules) -> dict[int, tuple[tuple[int, int, float], ...]]:
+    """:meth:`AutoDriver._future` per gear and limit 0..99 as (kind, a, b): kind 0 is -2,
+    kind 1 is -12 x WP value, kind 2 is -(a x WP value) - b (the same float operations)."""
+    key = (rules.max_downshift, rules.downshift_wp_per_skipped_gear)
+    table = _FUTURE.get(key)
+    if table is None:
+        table = {}
+        for gear in GEAR_FACES:
+            row: list[tuple[int, int, float]] = [(0, 0, 0.0)]
+            for limit in range(1, 100):
+                ideal = IDEAL_GEAR[limit]
+                if gear - ideal > rules.max_downshift:
+                    row.append((1, 0, 0.0))
+                else:
+                    a = max(0, gear - ideal - 1) * rules.downshift_wp_per_skipped_gear
+                    row.append((2, a, max(0, ideal - gear - 1) * 1.5))
+            table[gear] = tuple(row)
+        _FUTURE[key] = table
+    return table
+
+
 _RULES: dict[int, tuple[FormulaDRules, int]] = {}
+_TOKENS = itertools.count(1)
 
 
 def _rules_token(rules: FormulaDRules) -> int:
@@ -131,7 +157,7 @@ def _rules_token(rules: FormulaDRules) -> int:
     if entry is None or entry[0] is not rules:
         if len(_RULES) > 1000:
             _RULES.clear()
-        entry = _RULES[id(rules)] = (rules, len(_RULES) + 1 + id(_RULES) % 1)
+        entry = _RULES[id(rules)] = (rules, next(_TOKENS))  # never reused
     return entry[1]
 
 
@@ -213,19 +239,22 @@ class AutoDriver:
         best_gear, best_value = allowed[0], float("-inf")
         base = self._lane_values(race, car, lam)
         brake = race.rules.brake_wp_per_space * lam
-        future = self._future
         last = len(base) - 1
+        table = _future_table(race.rules)
         for gear in allowed:
             cost = race.downshift_cost(car, gear)
             if cost >= car.wp:
                 continue
             # best over k <= r of value(k) - brake * (r - k): a running maximum of value + brake*k
             # (only up to the die's highest face: the prefix beyond it is never read)
+            terms = table[gear]
             running = float("-inf")
             prefix: list[float] = []
             for k in range(min(MAX_FACE[gear], last) + 1):
                 value, limit = base[k]
-                v = value + future(race, gear, limit, lam) + brake * k
+                kind, a, b = terms[limit if limit < 100 else 99]
+                future = -2.0 if kind == 0 else (-12.0 * lam if kind == 1 else -(a * lam) - b)
+                v = value + future + brake * k
                 if v > running:
                     running = v
                 prefix.append(running)

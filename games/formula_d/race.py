@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from games.formula_d import street
 from games.formula_d.circuit import Pos
@@ -485,7 +485,15 @@ class Race:
         option: MoveOption | None,
         events: list[Event],
     ) -> None:
-        path = tuple(self._pos_json(p) for p in option.path) if option else ()
+        path: tuple[dict[str, Any], ...] = ()
+        if option:
+            ids, labels = self.track.node_id, self.track.node_labels
+            path = tuple(
+                [
+                    {"segment": s, "lane": lane, "space": n}
+                    for s, lane, n in [labels[ids[p]] for p in option.path]
+                ]
+            )
         self.moves.append(
             MoveRecord(
                 round=self.round,

@@ -81,6 +81,13 @@ class Track:
         ids = self.node_id
         self.pit_first = ids[pit_spaces[0]] if pit_spaces else -1
         self.pit_entry = ids[pit.entry] if pit else -1
+        # (segment id, lane name, 1-based space) of each space, for the move log
+        self.node_labels = tuple(
+            ("PIT", "P", p[2] + 1)
+            if p[0] == PIT
+            else (self.segments[p[0]].id, circuit.lanes[p[1]], p[2] + 1)
+            for p in self.nodes
+        )
         self.node_seg = tuple(p[0] for p in self.nodes)
         self.node_lane = tuple(p[1] for p in self.nodes)
         self.is_pit = tuple(p[0] == PIT for p in self.nodes)

@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import Prefetch
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
-from rest_framework import mixins, serializers, status, viewsets
+from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,10 +29,13 @@ from tournament.championships.serializers import (
 )
 from tournament.competitions.access import (
     ORGANISER_ROLES,
-    require_organiser_of_slug,
     require_role,
 )
-from tournament.competitions.api import AuditEntrySerializer, CompetitionActions
+from tournament.competitions.api import (
+    AuditEntrySerializer,
+    CompetitionActions,
+    ImportSerializer,
+)
 from tournament.competitions.errors import InvalidInput
 
 NUMBER = r"(?P<number>[0-9]+)"
@@ -56,7 +59,7 @@ class ChampionshipViewSet(
 
     def get_queryset(self) -> Any:
         queryset = Championship.objects.visible_to(self.request.user).select_related("club")
-        if self.action in ("list", "retrieve", "partial_update", "create"):
+        if self.action in ("list", "retrieve", "partial_update", "create", "import_document"):
             queryset = queryset.prefetch_related(
                 Prefetch("drivers", queryset=Driver.objects.order_by("order")),
                 Prefetch("races", queryset=Race.objects.order_by("number").defer("results")),
@@ -68,22 +71,7 @@ class ChampionshipViewSet(
 
     @extend_schema(request=ChampionshipCreateSerializer, responses={201: ChampionshipSerializer})
     def create(self, request: Request) -> Response:
-        body = ChampionshipCreateSerializer(data=request.data)
-        if not body.is_valid():
-            slug = request.data.get("club") if isinstance(request.data, dict) else None
-            require_organiser_of_slug(request.user, slug)
-            raise InvalidInput(body.errors)
-        data = body.validated_data
-        require_role(request.user, data["club"].pk, ORGANISER_ROLES)
-        championship = services.create_championship(
-            club=data["club"],
-            name=data["name"],
-            public=data["public"],
-            seed=data.get("seed"),
-            setup=data,
-            by=request.user,
-        )
-        return Response(self._detail(championship.pk), status=status.HTTP_201_CREATED)
+        return self.create_response(request)
 
     @extend_schema(request=ChampionshipPatchSerializer, responses={200: ChampionshipSerializer})
     def partial_update(self, request: Request, pk: Any = None) -> Response:
@@ -150,6 +138,18 @@ class ChampionshipViewSet(
     def history(self, request: Request, pk: Any = None) -> Response:
         """Who changed what and when: set-up, results submitted, corrected, simulated."""
         return self.history_response(request, pk)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get"])
+    def export(self, request: Request, pk: Any = None) -> Response:
+        """Set-up, rules and every result version as a versioned JSON document (organisers)."""
+        return self.export_response(request, pk)
+
+    @extend_schema(request=ImportSerializer, responses={201: ChampionshipSerializer})
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_document(self, request: Request) -> Response:
+        """Recreate a championship from an exported document in a club the caller organises."""
+        return self.import_response(request)
 
 
 def register(router: Any) -> None:

@@ -127,6 +127,37 @@ class FormulaDKind(GameKind):
         # API.md: before any race the lists are empty (no query needed).
         return Standings(None, (), ()).to_json()
 
+    def export_setup(self, competition: Any) -> dict[str, Any]:
+        from tournament.championships.serializers import setup_payload
+
+        return {
+            "name": competition.name,
+            "public": competition.public,
+            "seed": competition.seed,
+            **setup_payload(competition),
+        }
+
+    def entrant_keys(self, competition: Any) -> dict[int, str]:
+        # Driver names are unique within a championship (API.md).
+        return dict(competition.drivers.values_list("pk", "name"))
+
+    def create_serializer(self) -> Any:
+        from tournament.championships.serializers import ChampionshipCreateSerializer
+
+        return ChampionshipCreateSerializer
+
+    def create(self, *, club: Any, data: dict[str, Any], by: Any) -> Any:
+        from tournament.championships.services import create_championship
+
+        return create_championship(
+            club=club,
+            name=data["name"],
+            public=data["public"],
+            seed=data.get("seed"),
+            setup=data,
+            by=by,
+        )
+
     def check_simulable(self, competition: Any, event: Any) -> None:
         if competition.rule_set != "basic":
             raise InvalidInput(

@@ -13,8 +13,8 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 
+from tournament.clubs.auth import CacheTolerantScopedRateThrottle
 from tournament.clubs.models import Club, Membership, Role, role_in
 from tournament.clubs.serializers import ClubDetailSerializer, ClubSerializer, NewMemberSerializer
 from tournament.competitions import audit
@@ -106,5 +106,5 @@ class ClubViewSet(
 class TokenView(ObtainAuthToken):
     """``POST /api/auth/token/`` → ``{"token": "…"}`` (throttled: guessing passwords is slow)."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [CacheTolerantScopedRateThrottle]
     throttle_scope = "auth"

@@ -15,7 +15,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournament.competitions import audit, idempotency, services, simulation, transfer
-from tournament.competitions.access import ORGANISER_ROLES, WRITE_ROLES, require_role
+from tournament.competitions.access import (
+    ORGANISER_ROLES,
+    WRITE_ROLES,
+    require_organiser_of_slug,
+    require_role,
+)
 from tournament.competitions.errors import InvalidInput, VersionConflict
 from tournament.competitions.kinds import GameKind, get_kind
 
@@ -129,6 +134,23 @@ class CompetitionActions:
         data = AuditEntrySerializer(page, many=True).data
         return self.get_paginated_response(data)  # type: ignore[attr-defined,no-any-return]
 
+    def create_response(self, request: Request) -> Response:
+        """``POST /api/<competitions>/``: 401/403 before 400, then 201 with the detail."""
+        body = self.kind.create_serializer()(data=request.data)
+        if not body.is_valid():
+            slug = request.data.get("club") if isinstance(request.data, dict) else None
+            require_organiser_of_slug(request.user, slug)
+            raise InvalidInput(body.errors)
+        data = body.validated_data
+        require_role(request.user, data["club"].pk, ORGANISER_ROLES)
+        competition = self.kind.create(club=data["club"], data=data, by=request.user)
+        return Response(self.detail_data(competition.pk), status=status.HTTP_201_CREATED)
+
+    def detail_data(self, pk: int) -> Any:
+        """The competition's detail as GET answers it (prefetched by ``get_queryset``)."""
+        competition = self.get_queryset().get(pk=pk)  # type: ignore[attr-defined]
+        return self.get_serializer(competition).data  # type: ignore[attr-defined]
+
     def export_response(self, request: Request, pk: Any) -> Response:
         """The whole competition as a versioned JSON document (organisers)."""
         competition = self.get_object()  # type: ignore[attr-defined]
@@ -151,10 +173,7 @@ class CompetitionActions:
         competition = transfer.import_competition(
             kind=self.kind, club=club, document=body.validated_data["document"], by=request.user
         )
-        detail = self.get_serializer(  # type: ignore[attr-defined]
-            self.get_queryset().get(pk=competition.pk)  # type: ignore[attr-defined]
-        )
-        return Response(detail.data, status=status.HTTP_201_CREATED)
+        return Response(self.detail_data(competition.pk), status=status.HTTP_201_CREATED)
 
     def standings_response(self, request: Request, pk: Any) -> HttpResponse | Response:
         param = self.kind.after_param

@@ -54,9 +54,22 @@ class GameKind(ABC):
         """Entrant id → a key that is stable across instances (for export/import)."""
         raise NotImplementedError
 
-    def import_setup(self, *, club: Any, setup: dict[str, Any], by: Any) -> Any:
-        """Create a competition from an exported set-up; InvalidInput with field errors."""
+    def create_serializer(self) -> Any:
+        """The serializer class of the create request (``POST /api/<competitions>/``)."""
         raise NotImplementedError
+
+    def create(self, *, club: Any, data: dict[str, Any], by: Any) -> Any:
+        """Create a competition from the create serializer's validated data."""
+        raise NotImplementedError
+
+    def import_setup(self, *, club: Any, setup: dict[str, Any], by: Any) -> Any:
+        """Create a competition from an exported set-up, with the create request's checks."""
+        from tournament.competitions.errors import InvalidInput
+
+        body = self.create_serializer()(data={**setup, "club": club.slug})
+        if not body.is_valid():
+            raise InvalidInput(body.errors)
+        return self.create(club=club, data=body.validated_data, by=by)
 
     def check_simulable(self, competition: Any, event: Any) -> None:
         """Raise InvalidInput when the event lacks what its simulation needs."""

@@ -8,14 +8,13 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
-from rest_framework import mixins, serializers, status, viewsets
+from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournament.competitions.access import (
     ORGANISER_ROLES,
-    require_organiser_of_slug,
     require_role,
 )
 from tournament.competitions.api import (
@@ -78,26 +77,7 @@ class TourViewSet(
 
     @extend_schema(request=TourCreateSerializer, responses={201: TourSerializer})
     def create(self, request: Request) -> Response:
-        body = TourCreateSerializer(data=request.data)
-        if not body.is_valid():
-            # Who may create is only knowable once the club is known: check the role first
-            # when it is, so an outsider learns nothing from validation messages.
-            club_slug = request.data.get("club") if isinstance(request.data, dict) else None
-            require_organiser_of_slug(request.user, club_slug)
-            raise InvalidInput(body.errors)
-        data = body.validated_data
-        require_role(request.user, data["club"].pk, ORGANISER_ROLES)
-        tour = services.create_tour(
-            club=data["club"],
-            name=data["name"],
-            public=data["public"],
-            seed=data.get("seed"),
-            setup=data,
-            by=request.user,
-        )
-        return Response(
-            TourSerializer(self.get_queryset().get(pk=tour.pk)).data, status=status.HTTP_201_CREATED
-        )
+        return self.create_response(request)
 
     @extend_schema(request=TourPatchSerializer, responses={200: TourSerializer})
     def partial_update(self, request: Request, pk: Any = None) -> Response:

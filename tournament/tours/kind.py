@@ -105,14 +105,14 @@ class GrandTourKind(GameKind):
         )
         return {pk: f"{order}:{role}" for pk, order, role in riders}
 
-    def import_setup(self, *, club: Any, setup: dict[str, Any], by: Any) -> Any:
+    def create_serializer(self) -> Any:
         from tournament.tours.serializers import TourCreateSerializer
+
+        return TourCreateSerializer
+
+    def create(self, *, club: Any, data: dict[str, Any], by: Any) -> Any:
         from tournament.tours.services import create_tour
 
-        body = TourCreateSerializer(data={**setup, "club": club.slug})
-        if not body.is_valid():
-            raise InvalidInput(body.errors)
-        data = body.validated_data
         return create_tour(
             club=club,
             name=data["name"],
