@@ -337,8 +337,10 @@ def standings(*, kind: GameKind, competition: Any, after: int | None) -> dict[st
             raise InvalidInput(
                 {
                     kind.after_param: [
-                        _("Must be between 1 and the last resolved stage (%(n)s).")
+                        _("Must be between 1 and %(n)s, the last one resolved in a row.")
                         % {"n": through or 0}
+                        if through
+                        else _("Nothing is resolved yet.")
                     ]
                 }
             )

@@ -202,7 +202,7 @@ def gap_chart(
 
 
 def _gap_ticks(chart: charts.LineChart, series: list[charts.Series]) -> tuple[Any, ...]:
-    """Ticks every "nice" number of seconds, labelled +m:ss (the generic ticks are per unit)."""
+    """Ticks every "nice" number of seconds (the generic ticks are one per unit of value)."""
     values = [v for s in series for v in s.values if v is not None]
     low, high = (min(values), max(values)) if values else (0, 1)
     if high == low:
@@ -214,8 +214,12 @@ def _gap_ticks(chart: charts.LineChart, series: list[charts.Series]) -> tuple[An
     while value <= high:
         if value >= low:
             y = round(chart.top + (value - low) / (high - low) * chart.plot_height, 1)
-            minutes, seconds = divmod(value, 60)
-            ticks.append((y, f"+{minutes}:{seconds:02d}"))
+            # Short labels: the generic chart keeps 28 units left of the plot for tick labels.
+            if value and value % 60 == 0:
+                label = _("+%(n)sm") % {"n": value // 60}
+            else:
+                label = _("+%(n)ss") % {"n": value}
+            ticks.append((y, str(label)))
         value += step
     return tuple(ticks)
 
