@@ -202,7 +202,7 @@ def test_errors_come_back_on_the_boxes_and_nothing_is_stored(web, clients):
 
 def test_the_sheet_shows_current_results_and_leaves_out_drivers_out_of_the_rally(web, clients):
     rally = create_rally(clients["organiser"], rules={"super_rally": False})
-    ana, rui, sara = ids(rally)
+    _ana, rui, sara = ids(rally)
     penalty = {"time": 290, "penalties": [{"seconds": 30, "reason": "cut"}]}
     submit(
         clients["scorekeeper"], rally["id"], 1, sheet(rally, {"status": "retired"}, 310, penalty)

@@ -9,12 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from tournament.championships.models import Championship, Driver, Race
 from tournament.competitions import audit
 from tournament.competitions import services as workflow
-from tournament.competitions.errors import Conflict
 from tournament.competitions.kinds import get_kind
 from tournament.competitions.models import AuditAction, Source
 
@@ -86,49 +84,28 @@ def update_championship(
     *, championship_id: int, changes: dict[str, Any], setup: dict[str, Any] | None, by: Any = None
 ) -> Championship:
     """PATCH: ``name`` and ``public`` any time; the set-up only before the first result (409)."""
-    with transaction.atomic():
-        championship = Championship.objects.select_for_update().get(pk=championship_id)
-        fields: list[str] = []
-        changed: dict[str, Any] = {}
-        for key in ("name", "public"):
-            if key in changes:
-                if getattr(championship, key) != changes[key]:
-                    changed[key] = [getattr(championship, key), changes[key]]
-                setattr(championship, key, changes[key])
-                fields.append(key)
-        if setup is not None:
-            if Race.objects.filter(competition=championship, version__gt=0).exists():
-                raise Conflict(
-                    _("The drivers, races and rules cannot change once results are stored.")
-                )
-            for key in ("rule_set", "points"):
-                if getattr(championship, key) != setup[key]:
-                    changed[key] = [getattr(championship, key), setup[key]]
-            if championship.rules != setup["rules"]:
-                changed["rules"] = {
-                    k: [championship.rules.get(k), v]
-                    for k, v in setup["rules"].items()
-                    if championship.rules.get(k) != v
-                }
-            changed["setup"] = sorted(k for k in SETUP_FIELDS if k in changes)
-            # No race has results, so no version, snapshot or standings refer to these rows.
-            Race.objects.filter(competition=championship).delete()
-            Driver.objects.filter(championship=championship).delete()
-            _apply_settings(championship, setup)
-            fields += ["rule_set", "rules", "points", "points_preset"]
-            _write_setup(championship, setup)
-        if fields:
-            championship.save(update_fields=[*fields, "updated_at"])
-        if changed:
-            audit.record(
-                club_id=championship.club_id,
-                kind="championship",
-                competition_id=championship.pk,
-                action=AuditAction.SETUP_CHANGED,
-                by=by,
-                changes=changed,
-                summary="Changed: " + ", ".join(sorted(changed)),
-            )
+
+    def replace(
+        championship: Championship, setup: dict[str, Any], changed: dict[str, Any]
+    ) -> list[str]:
+        for key in ("rule_set", "points"):
+            if getattr(championship, key) != setup[key]:
+                changed[key] = [getattr(championship, key), setup[key]]
+        # No race has results, so no version, snapshot or standings refer to these rows.
+        Race.objects.filter(competition=championship).delete()
+        Driver.objects.filter(championship=championship).delete()
+        _apply_settings(championship, setup)
+        _write_setup(championship, setup)
+        return ["rule_set", "rules", "points", "points_preset"]
+
+    championship: Championship = workflow.update_competition(
+        kind=get_kind("championship"),
+        competition_id=championship_id,
+        changes=changes,
+        setup=setup,
+        by=by,
+        replace_setup=replace,
+    )
     return championship
 
 

@@ -9,7 +9,7 @@ and resolutions of one competition.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -26,7 +26,7 @@ from tournament.competitions.errors import (
     VersionConflict,
 )
 from tournament.competitions.kinds import GameKind
-from tournament.competitions.models import Source, Status
+from tournament.competitions.models import AuditAction, Source, Status
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +137,57 @@ def diff_rows(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list
         if fields:
             changed.append({"entrant": row[key], **fields})
     return changed
+
+
+def update_competition(
+    *,
+    kind: GameKind,
+    competition_id: int,
+    changes: dict[str, Any],
+    setup: dict[str, Any] | None,
+    by: Any,
+    replace_setup: Callable[[Any, dict[str, Any], dict[str, Any]], list[str]],
+) -> Any:
+    """PATCH: ``name`` and ``public`` any time; the set-up only before the first result (409).
+
+    ``replace_setup(competition, setup, changed)`` rewrites the game's own rows (events,
+    entrants), may note what it changed in ``changed``, and returns the competition fields it
+    set. The change is audited with every value that moved.
+    """
+    with transaction.atomic():
+        competition = kind.competition_model.objects.select_for_update().get(pk=competition_id)
+        fields: list[str] = []
+        changed: dict[str, Any] = {}
+        for key in ("name", "public"):
+            if key in changes:
+                if getattr(competition, key) != changes[key]:
+                    changed[key] = [getattr(competition, key), changes[key]]
+                setattr(competition, key, changes[key])
+                fields.append(key)
+        if setup is not None:
+            if kind.event_model.objects.filter(competition=competition, version__gt=0).exists():
+                raise Conflict(_("The set-up cannot change once results are stored."))
+            if competition.rules != setup["rules"]:
+                changed["rules"] = {
+                    k: [competition.rules.get(k), v]
+                    for k, v in setup["rules"].items()
+                    if competition.rules.get(k) != v
+                }
+            changed["setup"] = sorted(k for k in changes if k not in ("name", "public"))
+            fields += replace_setup(competition, setup, changed)
+        if fields:
+            competition.save(update_fields=[*dict.fromkeys(fields), "updated_at"])
+        if changed:
+            audit.record(
+                club_id=competition.club_id,
+                kind=kind.label,
+                competition_id=competition.pk,
+                action=AuditAction.SETUP_CHANGED,
+                by=by,
+                changes=changed,
+                summary="Changed: " + ", ".join(sorted(changed)),
+            )
+    return competition
 
 
 def queue_resolution(kind: GameKind, event_id: int) -> None:

@@ -5,12 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from scoring.grand_tour import specialist_order
 from tournament.competitions import audit
 from tournament.competitions import services as workflow
-from tournament.competitions.errors import Conflict
 from tournament.competitions.kinds import get_kind
 from tournament.competitions.models import AuditAction, Source
 from tournament.tours.kind import load_setup
@@ -91,45 +89,23 @@ def update_tour(
     *, tour_id: int, changes: dict[str, Any], setup: dict[str, Any] | None, by: Any = None
 ) -> Tour:
     """PATCH: ``name`` and ``public`` any time; the set-up only before the first result (409)."""
-    with transaction.atomic():
-        tour = Tour.objects.select_for_update().get(pk=tour_id)
-        fields = []
-        changed: dict[str, Any] = {}
-        for key in ("name", "public"):
-            if key in changes:
-                if getattr(tour, key) != changes[key]:
-                    changed[key] = [getattr(tour, key), changes[key]]
-                setattr(tour, key, changes[key])
-                fields.append(key)
-        if setup is not None:
-            if Stage.objects.filter(competition=tour, version__gt=0).exists():
-                raise Conflict(
-                    _("The stages, teams and rules cannot change once results are stored.")
-                )
-            Stage.objects.filter(competition=tour).delete()
-            Team.objects.filter(tour=tour).delete()
-            if tour.rules != setup["rules"]:
-                changed["rules"] = {
-                    k: [tour.rules.get(k), v]
-                    for k, v in setup["rules"].items()
-                    if tour.rules.get(k) != v
-                }
-            changed["setup"] = sorted(k for k in SETUP_FIELDS if k in changes)
-            tour.rules = setup["rules"]
-            fields.append("rules")
-            _write_setup(tour, setup)
-        if fields:
-            tour.save(update_fields=[*fields, "updated_at"])
-        if changed:
-            audit.record(
-                club_id=tour.club_id,
-                kind="tour",
-                competition_id=tour.pk,
-                action=AuditAction.SETUP_CHANGED,
-                by=by,
-                changes=changed,
-                summary="Changed: " + ", ".join(sorted(changed)),
-            )
+
+    def replace(tour: Tour, setup: dict[str, Any], changed: dict[str, Any]) -> list[str]:
+        # No stage has results, so no version, snapshot or standings refer to these rows.
+        Stage.objects.filter(competition=tour).delete()
+        Team.objects.filter(tour=tour).delete()
+        tour.rules = setup["rules"]
+        _write_setup(tour, setup)
+        return ["rules"]
+
+    tour: Tour = workflow.update_competition(
+        kind=get_kind("tour"),
+        competition_id=tour_id,
+        changes=changes,
+        setup=setup,
+        by=by,
+        replace_setup=replace,
+    )
     return tour
 
 
