@@ -99,6 +99,7 @@ Params = tuple[
 # State flags (bits of the ``flags`` field of a search state).
 _LOCKED, _CROSSED, _EXITED, _POLICE = 1, 2, 4, 8
 _CACHE_LIMIT = 100_000
+_REACH = 64  # no move is longer (FD-1 dice, nitro, slipstream): zig-zag walks stop there
 _Key = tuple[int, int, int, int, int]  # (space id, lane changes, zig origin id, flags, short)
 _Val = tuple[int, tuple[int, ...], Any, tuple[int, ...], tuple[int, ...]]  # over, danger, chain,
 # corners left, debris
@@ -229,6 +230,8 @@ def options_for(track: Track, params: Params, roll: int, occupied: int) -> Optio
                 free.by_roll.clear()
             options = free.by_roll[roll] = free.collapse(roll)
         return options
+    if free.canonical:
+        return free.resume(0, roll, occupied)
     first = 1
     while not fp[first] & occupied:
         first += 1
@@ -301,7 +304,7 @@ class _Search:
 
     __slots__ = (
         "track", "params", "layers", "fp", "term", "deepest", "by_roll", "slots",
-        "danger", "debris", "tunnels", "police",
+        "danger", "debris", "tunnels", "police", "canonical", "lane_prefix", "hazards",
     )  # fmt: skip
 
     def __init__(self, track: Track, params: Params) -> None:
@@ -313,6 +316,21 @@ class _Search:
         self.tunnels = tables.node_map(params[10]) if params[10] else None
         self.police = tables.line(params[11]) if params[11] is not None else None
         start = params[0]
+        # Zig-zags (FD-16) need to know only whether an obstacle lies in the abandoned lane
+        # between where the car left it and where it comes back. When the abandoned lane is
+        # always the start lane (no tunnels, not leaving the pit lane) and a lap is long enough
+        # for positions ahead to be ordered without wrapping, a state keeps the first obstacle
+        # after the point it left (id + 1, 0 for none) instead of that point: states that
+        # differ only there have the same future and merge (a third of the states).
+        self.canonical = (
+            not params[10] and not track.is_pit[start] and min(track.lane_lap) > 2 * _REACH
+        )
+        self.lane_prefix: list[int] = [0]  # bits of the start lane's next k spaces
+        p = start
+        for _ in range(_REACH):
+            p = track.fwd[p]
+            self.lane_prefix.append(self.lane_prefix[-1] | 1 << p)
+        self.hazards = self.danger | self.debris
         start_key: _Key = (start, 0, -1, 0, 0)
         start_val: _Val = (0, (), (start, None), (), ())
         self.layers: list[dict[_Key, _Val]] = [{start_key: start_val}]
@@ -329,7 +347,10 @@ class _Search:
         while len(self.fp) <= depth:
             d = len(self.fp)
             nxt, ends, touched, term = self.expand(self.layers[-1], d, 0)
-            self.layers.append(nxt)
+            if self.canonical:
+                self.layers[-1] = nxt  # dirty searches restart from the start (resume(0))
+            else:
+                self.layers.append(nxt)
             if nxt:
                 self.deepest = d
             _record(self.track, self.slots, ends)
@@ -338,10 +359,18 @@ class _Search:
 
     def resume(self, clean: int, roll: int, occ: int) -> OptionList:
         """The options for ``roll`` with cars on ``occ``; layers up to ``clean`` saw none."""
-        slots = {k: [_best_at(v, clean)] for k, v in self.slots.items() if v[0][1][0] <= clean}
-        layer = self.layers[clean]
-        deepest = min(self.deepest, clean)
-        term = self.term[clean]
+        if self.canonical or clean == 0:
+            start = self.params[0]
+            first: _End = (0, "", (start, 0, -1, 0, 0), (0, (), (start, None), (), ()))
+            slots: dict[int, list[tuple[tuple[int, int, int], _End]]] = {}
+            _record(self.track, slots, [first])
+            layer = {first[2]: first[3]}
+            deepest, term = 0, False
+        else:
+            slots = {k: [_best_at(v, clean)] for k, v in self.slots.items() if v[0][1][0] <= clean}
+            layer = self.layers[clean]
+            deepest = min(self.deepest, clean)
+            term = self.term[clean]
         for d in range(clean + 1, roll + 1):
             if not layer:
                 break
@@ -383,6 +412,26 @@ class _Search:
         touched = 0
         term = False
         ends: list[_End] = []
+        canonical = self.canonical
+        start = self.params[0]
+        start_lane = lane_of[start]
+        lane_idx, lane_lap = track.lane_idx, track.lane_lap[start_lane]
+        start_idx = lane_idx[start]
+        lane_prefix = self.lane_prefix
+        # obstacles in the start lane ahead (canonical zig-zags): (distance, id), nearest first
+        obstacles: list[tuple[int, int]] = []
+        if canonical:
+            for o in self.hazards:
+                if lane_of[o] == start_lane and 0 < (lane_idx[o] - start_idx) % lane_lap <= _REACH:
+                    obstacles.append(((lane_idx[o] - start_idx) % lane_lap, o))
+            m = occ
+            while m:
+                bit = m & -m
+                m ^= bit
+                o = bit.bit_length() - 1
+                if lane_of[o] == start_lane and 0 < (lane_idx[o] - start_idx) % lane_lap <= _REACH:
+                    obstacles.append(((lane_idx[o] - start_idx) % lane_lap, o))
+            obstacles.sort()
 
         def zig_ok(left_from: int, back: int) -> bool:
             # FD-16 / FD-54 / FD-64: walk the abandoned lane from where the car left it up to
@@ -422,7 +471,20 @@ class _Search:
                 nchanges, nzig = changes, zig
                 if changed:
                     nchanges += 1
-                    if zig < 0:
+                    if canonical:
+                        if zig < 0:
+                            nzig = 0
+                            here = (lane_idx[node] - start_idx) % lane_lap
+                            for dist, o in obstacles:
+                                if dist > here:
+                                    nzig = o + 1
+                                    break
+                        elif lane == start_lane:
+                            back = (lane_idx[q] - start_idx) % lane_lap
+                            touched |= lane_prefix[back - 1 if 0 < back <= _REACH else _REACH]
+                            if not zig or (lane_idx[zig - 1] - start_idx) % lane_lap >= back:
+                                continue  # FD-16: back into the lane left only to go round a car
+                    elif zig < 0:
                         nzig = node
                     elif lane == lane_of[zig] and not zig_ok(zig, q):
                         continue  # FD-16: back into the lane left only to go round a car

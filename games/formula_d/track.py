@@ -88,6 +88,17 @@ class Track:
             else (self.segments[p[0]].id, circuit.lanes[p[1]], p[2] + 1)
             for p in self.nodes
         )
+        # ordinal of each track space along its lane from the start of segment 0 (pit: -1)
+        self.lane_lap = tuple(sum(s.lengths[k] for s in self.segments) for k in range(self.lanes))
+        lane_base = [[0] * self.lanes for _ in self.segments]
+        for k in range(self.lanes):
+            acc = 0
+            for i, s in enumerate(self.segments):
+                lane_base[i][k] = acc
+                acc += s.lengths[k]
+        self.lane_idx = tuple(
+            -1 if p[0] == PIT else lane_base[p[0]][p[1]] + p[2] for p in self.nodes
+        )
         self.node_seg = tuple(p[0] for p in self.nodes)
         self.node_lane = tuple(p[1] for p in self.nodes)
         self.is_pit = tuple(p[0] == PIT for p in self.nodes)

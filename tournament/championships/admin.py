@@ -24,10 +24,12 @@ from tournament.championships.models import (
     RaceResultVersion,
     RaceStandings,
 )
-from tournament.competitions.admin_base import ClubScopedAdmin, ScopedInline, is_organiser
-from tournament.competitions.kinds import get_kind
-from tournament.competitions.models import Status
-from tournament.competitions.services import queue_resolution
+from tournament.competitions.admin_base import (
+    ClubScopedAdmin,
+    EventAdminMixin,
+    ScopedInline,
+    is_organiser,
+)
 
 
 def _locked(championship: Championship | None) -> bool:
@@ -133,7 +135,7 @@ class ChampionshipAdmin(ClubScopedAdmin):
 
 
 @admin.register(Race)
-class RaceAdmin(ClubScopedAdmin):
+class RaceAdmin(EventAdminMixin, ClubScopedAdmin):
     club_path = "competition__club"
     list_display = ["competition", "number", "circuit", "laps", "status", "source", "version"]
     list_filter = ["status", "source"]
@@ -153,7 +155,7 @@ class RaceAdmin(ClubScopedAdmin):
         "resolved_at",
     ]
     readonly_fields = fields
-    actions = ["resolve_again"]
+    kind_label = "championship"
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return False  # races are added on their championship's page
@@ -167,22 +169,6 @@ class RaceAdmin(ClubScopedAdmin):
             ),
         ]
         return custom + super().get_urls()
-
-    @admin.action(description=_("Resolve the selected races again"))
-    def resolve_again(self, request: HttpRequest, queryset: Any) -> None:
-        """Retry failed races (after a database outage) or races whose task was lost."""
-        kind = get_kind("championship")
-        count = 0
-        for race in queryset.filter(status__in=[Status.FAILED, Status.SUBMITTED]):
-            if race.status == Status.FAILED:
-                Race.objects.filter(pk=race.pk, status=Status.FAILED).update(
-                    status=Status.SUBMITTED, error=""
-                )
-            queue_resolution(kind, race.pk)
-            count += 1
-        self.message_user(
-            request, _("%(n)s race(s) queued for resolution.") % {"n": count}, messages.SUCCESS
-        )
 
     def results_view(self, request: HttpRequest, race_id: int) -> HttpResponse:
         race = get_object_or_404(

@@ -56,19 +56,3 @@ def require_organiser_of_slug(user: Any, slug: Any) -> None:
     club = Club.objects.filter(slug=slug).first() if isinstance(slug, str) else None
     if club is not None:
         require_role(user, club.pk, ORGANISER_ROLES)
-
-
-def require_role_in_club_slug(user: Any, slug: Any, roles: tuple[str, ...]) -> None:
-    """Before validating a create: 401 without credentials, 403 without the role in ``slug``.
-
-    Who may create is only knowable once the club is known: the role is checked first when it
-    is, so an outsider learns nothing from validation messages. An unknown slug passes (the
-    validation's 400 names it).
-    """
-    from tournament.clubs.models import Club
-
-    if not user.is_authenticated:
-        raise NotAuthenticated()
-    club = Club.objects.filter(slug=slug).first() if isinstance(slug, str) else None
-    if club is not None:
-        require_role(user, club.pk, roles)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from tournament.clubs.models import Club, Membership, Role
 
@@ -76,3 +77,23 @@ class ScopedInline:
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return is_organiser(request)
+
+
+class EventAdminMixin:
+    """The admin action every game's stages or races share: resolve them again."""
+
+    kind_label: str
+    actions = ["resolve_again"]
+
+    @admin.action(description=_("Resolve the selected again (failed, or stuck in submitted)"))
+    def resolve_again(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        from tournament.competitions.kinds import get_kind
+        from tournament.competitions.services import retry_event
+
+        kind = get_kind(self.kind_label)
+        count = sum(
+            retry_event(kind=kind, event_id=pk) for pk in queryset.values_list("pk", flat=True)
+        )
+        self.message_user(  # type: ignore[attr-defined]
+            request, _("%(n)s queued for resolution.") % {"n": count}, messages.SUCCESS
+        )

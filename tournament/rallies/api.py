@@ -19,11 +19,11 @@ from rest_framework.response import Response
 
 from tournament.competitions.access import (
     ORGANISER_ROLES,
+    require_organiser_of_slug,
     require_role,
-    require_role_in_club_slug,
 )
 from tournament.competitions.api import AuditEntrySerializer, CompetitionActions
-from tournament.competitions.errors import InvalidInput
+from tournament.competitions.errors import Conflict, InvalidInput
 from tournament.rallies import services
 from tournament.rallies.models import (
     ChampionshipRally,
@@ -85,29 +85,16 @@ class RallyViewSet(
 
     @extend_schema(request=RallyCreateSerializer, responses={201: RallySerializer})
     def create(self, request: Request) -> Response:
-        body = RallyCreateSerializer(data=request.data)
-        if not body.is_valid():
-            require_role_in_club_slug(request.user, _club_slug(request), ORGANISER_ROLES)
-            raise InvalidInput(body.errors)
-        data = body.validated_data
-        require_role(request.user, data["club"].pk, ORGANISER_ROLES)
-        rally = services.create_rally(
-            club=data["club"],
-            name=data["name"],
-            public=data["public"],
-            seed=data.get("seed"),
-            setup=data,
-            by=request.user,
-        )
-        return Response(
-            RallySerializer(self.get_queryset().get(pk=rally.pk)).data,
-            status=status.HTTP_201_CREATED,
-        )
+        return self.create_response(request)
 
     @extend_schema(request=RallyPatchSerializer, responses={200: RallySerializer})
     def partial_update(self, request: Request, pk: Any = None) -> Response:
         rally = self.get_object()
         require_role(request.user, rally.club_id, ORGANISER_ROLES)
+        if services.setup_locked(rally, request.data):
+            raise Conflict(
+                _("The stages, drivers and rules cannot change once results are stored.")
+            )
         body = RallyPatchSerializer(data=request.data)
         if not body.is_valid():
             raise InvalidInput(body.errors)
@@ -202,7 +189,7 @@ class RallyChampionshipViewSet(
     def create(self, request: Request) -> Response:
         body = ChampionshipCreateSerializer(data=request.data)
         if not body.is_valid():
-            require_role_in_club_slug(request.user, _club_slug(request), ORGANISER_ROLES)
+            require_organiser_of_slug(request.user, _club_slug(request))
             raise InvalidInput(body.errors)
         data = body.validated_data
         require_role(request.user, data["club"].pk, ORGANISER_ROLES)

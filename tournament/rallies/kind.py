@@ -106,6 +106,23 @@ class RallyKind(GameKind):
     def initial_standings(self, competition: Any) -> dict[str, Any]:
         return {"after_stage": None, "overall": [], "stages": []}
 
+    def create_serializer(self) -> Any:
+        from tournament.rallies.serializers import RallyCreateSerializer
+
+        return RallyCreateSerializer
+
+    def create(self, *, club: Any, data: dict[str, Any], by: Any) -> Any:
+        from tournament.rallies.services import create_rally
+
+        return create_rally(
+            club=club,
+            name=data["name"],
+            public=data["public"],
+            seed=data.get("seed"),
+            setup=data,
+            by=by,
+        )
+
     def check_simulable(self, competition: Any, event: Any) -> None:
         if event.layout is None:
             raise InvalidInput(

@@ -81,52 +81,33 @@ def _write_setup(rally: Rally, setup: dict[str, Any]) -> None:
     )
 
 
+def setup_locked(rally: Rally, data: Any) -> bool:
+    """True when ``data`` touches the set-up and results are already stored (API.md: 409)."""
+    touches = isinstance(data, dict) and any(key in data for key in SETUP_FIELDS)
+    return touches and RallyStage.objects.filter(competition=rally, version__gt=0).exists()
+
+
 def update_rally(
     *, rally_id: int, changes: dict[str, Any], setup: dict[str, Any] | None, by: Any = None
 ) -> Rally:
-    """PATCH: ``name`` and ``public`` any time; the set-up only before the first result (409).
+    """PATCH through the shared workflow; drivers and stages are replaced whole (new ids)."""
 
-    Drivers and stages are replaced whole (new driver ids), as for tours.
-    """
-    with transaction.atomic():
-        rally = Rally.objects.select_for_update().get(pk=rally_id)
-        fields = []
-        changed: dict[str, Any] = {}
-        for key in ("name", "public"):
-            if key in changes:
-                if getattr(rally, key) != changes[key]:
-                    changed[key] = [getattr(rally, key), changes[key]]
-                setattr(rally, key, changes[key])
-                fields.append(key)
-        if setup is not None:
-            if RallyStage.objects.filter(competition=rally, version__gt=0).exists():
-                raise Conflict(
-                    _("The stages, drivers and rules cannot change once results are stored.")
-                )
-            if rally.rules != setup["rules"]:
-                changed["rules"] = {
-                    k: [rally.rules.get(k), v]
-                    for k, v in setup["rules"].items()
-                    if rally.rules.get(k) != v
-                }
-            changed["setup"] = sorted(k for k in SETUP_FIELDS if k in changes)
-            RallyStage.objects.filter(competition=rally).delete()
-            Driver.objects.filter(rally=rally).delete()
-            rally.rules = setup["rules"]
-            fields.append("rules")
-            _write_setup(rally, setup)
-        if fields:
-            rally.save(update_fields=[*fields, "updated_at"])
-        if changed:
-            audit.record(
-                club_id=rally.club_id,
-                kind="rally",
-                competition_id=rally.pk,
-                action=AuditAction.SETUP_CHANGED,
-                by=by,
-                changes=changed,
-                summary="Changed: " + ", ".join(sorted(changed)),
-            )
+    def replace(rally: Rally, setup: dict[str, Any], changed: dict[str, Any]) -> list[str]:
+        # No stage has results, so no version, snapshot or standings refer to these rows.
+        RallyStage.objects.filter(competition=rally).delete()
+        Driver.objects.filter(rally=rally).delete()
+        rally.rules = setup["rules"]
+        _write_setup(rally, setup)
+        return ["rules"]
+
+    rally: Rally = workflow.update_competition(
+        kind=get_kind("rally"),
+        competition_id=rally_id,
+        changes=changes,
+        setup=setup,
+        by=by,
+        replace_setup=replace,
+    )
     return rally
 
 

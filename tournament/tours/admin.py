@@ -20,10 +20,12 @@ from django.utils.translation import gettext_lazy as _
 
 from games.flamme_rouge.track import CourseError, parse_course
 from scoring.grand_tour import specialist_order
-from tournament.competitions.admin_base import ClubScopedAdmin, ScopedInline, is_organiser
-from tournament.competitions.kinds import get_kind
-from tournament.competitions.models import Status
-from tournament.competitions.services import queue_resolution
+from tournament.competitions.admin_base import (
+    ClubScopedAdmin,
+    EventAdminMixin,
+    ScopedInline,
+    is_organiser,
+)
 from tournament.tours.forms import RiderRowFormSet, initial_rows, submit_formset
 from tournament.tours.kind import load_setup
 from tournament.tours.loading import stage_rules
@@ -202,7 +204,7 @@ class TeamAdmin(ClubScopedAdmin):
 
 
 @admin.register(Stage)
-class StageAdmin(ClubScopedAdmin):
+class StageAdmin(EventAdminMixin, ClubScopedAdmin):
     club_path = "competition__club"
     list_display = ["competition", "number", "name", "status", "source", "version", "resolved_at"]
     list_filter = ["status", "source"]
@@ -230,7 +232,7 @@ class StageAdmin(ClubScopedAdmin):
         "submitted_at",
         "resolved_at",
     ]
-    actions = ["resolve_again"]
+    kind_label = "tour"
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return False  # stages are added on their tour's page
@@ -244,22 +246,6 @@ class StageAdmin(ClubScopedAdmin):
             ),
         ]
         return custom + super().get_urls()
-
-    @admin.action(description=_("Resolve the selected stages again"))
-    def resolve_again(self, request: HttpRequest, queryset: Any) -> None:
-        """Retry failed stages (after a database outage) or stages whose task was lost."""
-        kind = get_kind("tour")
-        count = 0
-        for stage in queryset.filter(status__in=[Status.FAILED, Status.SUBMITTED]):
-            if stage.status == Status.FAILED:
-                Stage.objects.filter(pk=stage.pk, status=Status.FAILED).update(
-                    status=Status.SUBMITTED, error=""
-                )
-            queue_resolution(kind, stage.pk)
-            count += 1
-        self.message_user(
-            request, _("%(n)s stage(s) queued for resolution.") % {"n": count}, messages.SUCCESS
-        )
 
     def results_view(self, request: HttpRequest, stage_id: int) -> HttpResponse:
         stage = get_object_or_404(
