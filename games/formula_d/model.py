@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -17,6 +18,8 @@ class Entrant:
     driver: int
     name: str
     team: str | None = None
+    # FD-59 (advanced, own_car_build): the driver's spread of WP over the six zones
+    build: Mapping[str, int] | None = field(default=None, hash=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,8 @@ class CarSetup:
     pitted: bool = False
     nitro_used: bool = False
     lap_wraps: int = 1
+    zones: Mapping[str, int] | None = None  # advanced: WP per zone (default: the start values)
+    spun: bool = False  # advanced FD-61: spun on its last move
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,7 @@ class MoveRecord:
     braked: int
     wp: int
     events: tuple[Event, ...] = ()
+    zones: tuple[tuple[str, int], ...] = ()  # advanced: WP per zone after the move
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -93,6 +99,8 @@ class MoveRecord:
             out["start"] = self.start
         if self.nitro:
             out["nitro"] = True
+        if self.zones:
+            out["zones"] = dict(self.zones)
         return out
 
 
@@ -107,6 +115,8 @@ class ResultEntry:
     elimination_order: int | None = None
     wp_left: int = 0
     pole: bool = False
+    # advanced (FD-78): WP left per zone, all 0 for an eliminated car; ``wp_left`` is their sum
+    zones: tuple[tuple[str, int], ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -114,7 +124,7 @@ class ResultEntry:
             "position": self.position,
             "status": self.status,
             "laps": self.laps,
-            "wp_left": self.wp_left,
+            "wp_left": self.wp_left if self.zones is None else dict(self.zones),
         }
         if self.elimination_order is not None:
             out["elimination_order"] = self.elimination_order
@@ -133,6 +143,8 @@ class RaceOutcome:
     grid: tuple[int, ...]
     moves: tuple[MoveRecord, ...] = field(repr=False)
     rounds: int
+    rule_set: str = "basic"
+    weather: tuple[str, ...] = ()  # advanced FD-67: the weather states of the race, in order
 
     def submission(self) -> list[dict[str, Any]]:
         """The ``results`` list of a scorekeeper's submission (FD-78)."""
@@ -140,7 +152,7 @@ class RaceOutcome:
 
     def replay_json(self) -> dict[str, Any]:
         """The per-move log served by the replay endpoint."""
-        return {
+        out: dict[str, Any] = {
             "circuit": self.circuit,
             "laps": self.laps,
             "grid": list(self.grid),
@@ -148,3 +160,8 @@ class RaceOutcome:
             "moves": [m.to_json() for m in self.moves],
             "results": self.submission(),
         }
+        if self.rule_set != "basic":
+            out["rule_set"] = self.rule_set
+        if self.weather:
+            out["weather"] = list(self.weather)
+        return out

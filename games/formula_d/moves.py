@@ -140,7 +140,7 @@ class OptionList(Sequence[MoveOption]):
     policies see an ordinary sequence. An option is built once, so identity is stable.
     """
 
-    __slots__ = ("track", "roll", "forced", "raw", "_built")
+    __slots__ = ("_built", "forced", "raw", "roll", "track")
 
     def __init__(self, track: Track, roll: int, forced: int, raw: list[_End]) -> None:
         self.track = track
@@ -169,6 +169,22 @@ class OptionList(Sequence[MoveOption]):
     def __iter__(self) -> Iterator[MoveOption]:
         for i in range(len(self.raw)):
             yield self[i]
+
+    def within_braking(self, spaces: int) -> OptionList:
+        """These options without those braking more than ``spaces`` beyond the forced ones."""
+        is_pit = self.track.is_pit
+        keep: list[_End] = []
+        for record in self.raw:
+            depth, terminal, key, _ = record
+            if terminal or is_pit[key[0]]:
+                keep.append(record)
+                continue
+            braked = self.roll - depth
+            if braked - min(self.forced, braked) <= spaces:
+                keep.append(record)
+        if len(keep) == len(self.raw):
+            return self
+        return OptionList(self.track, self.roll, self.forced, keep)
 
     def offered(self, option: MoveOption) -> bool:
         """Whether ``option`` is one of these (by identity, then by value)."""
@@ -230,8 +246,6 @@ def options_for(track: Track, params: Params, roll: int, occupied: int) -> Optio
                 free.by_roll.clear()
             options = free.by_roll[roll] = free.collapse(roll)
         return options
-    if free.canonical:
-        return free.resume(0, roll, occupied)
     first = 1
     while not fp[first] & occupied:
         first += 1
@@ -243,9 +257,9 @@ def _normalised(track: Track, params: Params) -> Params:
     if params[3] or params[4] or params[5] >= 0:
         start = params[0]
         if not track.near_line[start]:
-            return (start, params[1], params[2], False, False, -1, *params[6:])  # type: ignore[return-value]
+            return (start, params[1], params[2], False, False, -1, *params[6:])
         if not params[4] and not track.is_pit[start] and params[5] >= 0:
-            return (*params[:5], -1, *params[6:])  # type: ignore[return-value]
+            return (*params[:5], -1, *params[6:])
     return params
 
 
@@ -303,8 +317,21 @@ class _Search:
     """
 
     __slots__ = (
-        "track", "params", "layers", "fp", "term", "deepest", "by_roll", "slots",
-        "danger", "debris", "tunnels", "police", "canonical", "lane_prefix", "hazards",
+        "by_roll",
+        "canonical",
+        "danger",
+        "debris",
+        "deepest",
+        "fp",
+        "hazards",
+        "lane_prefix",
+        "layers",
+        "params",
+        "police",
+        "slots",
+        "term",
+        "track",
+        "tunnels",
     )  # fmt: skip
 
     def __init__(self, track: Track, params: Params) -> None:
@@ -347,10 +374,7 @@ class _Search:
         while len(self.fp) <= depth:
             d = len(self.fp)
             nxt, ends, touched, term = self.expand(self.layers[-1], d, 0)
-            if self.canonical:
-                self.layers[-1] = nxt  # dirty searches restart from the start (resume(0))
-            else:
-                self.layers.append(nxt)
+            self.layers.append(nxt)
             if nxt:
                 self.deepest = d
             _record(self.track, self.slots, ends)
@@ -359,7 +383,11 @@ class _Search:
 
     def resume(self, clean: int, roll: int, occ: int) -> OptionList:
         """The options for ``roll`` with cars on ``occ``; layers up to ``clean`` saw none."""
-        if self.canonical or clean == 0:
+        rekeyed: dict[_Key, _Val] | None = self.layers[clean]
+        if self.canonical and clean > 0:
+            rekeyed = self._rekeyed(self.layers[clean], occ)
+        if rekeyed is None or clean == 0:
+            clean = 0
             start = self.params[0]
             first: _End = (0, "", (start, 0, -1, 0, 0), (0, (), (start, None), (), ()))
             slots: dict[int, list[tuple[tuple[int, int, int], _End]]] = {}
@@ -368,7 +396,7 @@ class _Search:
             deepest, term = 0, False
         else:
             slots = {k: [_best_at(v, clean)] for k, v in self.slots.items() if v[0][1][0] <= clean}
-            layer = self.layers[clean]
+            layer = rekeyed
             deepest = min(self.deepest, clean)
             term = self.term[clean]
         for d in range(clean + 1, roll + 1):
@@ -381,6 +409,43 @@ class _Search:
                 deepest = d
         forced = 0 if deepest == roll or term else roll - deepest
         return _options(self.track, roll, forced, slots)
+
+    def _rekeyed(self, layer: dict[_Key, _Val], occ: int) -> dict[_Key, _Val] | None:
+        """A clean layer's states with their zig-zag obstacles updated for the cars ``occ``.
+
+        Every space the search looked at so far is free, including the start lane up to the
+        car that never changed lane; so a state left the start lane before any car in it, and
+        its first obstacle is the nearer of its own (danger, debris) and the first car in the
+        start lane. ``None`` when there is no such straight-on state (search from the start).
+        """
+        track = self.track
+        if not any(key[1] == 0 and not track.is_pit[key[0]] for key in layer):
+            return None
+        start = self.params[0]
+        lane_of, lane_idx = track.node_lane, track.lane_idx
+        start_lane, start_idx = lane_of[start], lane_idx[start]
+        lap = track.lane_lap[start_lane]
+        first_car, first_dist = -1, _REACH + 1
+        m = occ
+        while m:
+            bit = m & -m
+            m ^= bit
+            o = bit.bit_length() - 1
+            if lane_of[o] == start_lane:
+                dist = (lane_idx[o] - start_idx) % lap
+                if 0 < dist < first_dist:
+                    first_car, first_dist = o, dist
+        if first_car < 0:
+            return layer
+        out: dict[_Key, _Val] = {}
+        for key, val in layer.items():
+            zig = key[2]
+            if zig >= 0 and (not zig or (lane_idx[zig - 1] - start_idx) % lap > first_dist):
+                key = (key[0], key[1], first_car + 1, key[3], key[4])
+            old = out.get(key)
+            if old is None or val[0] < old[0] or (val[0] == old[0] and _hazards(val, old)):
+                out[key] = val
+        return out
 
     def expand(
         self, layer: dict[_Key, _Val], depth: int, occ: int
@@ -605,5 +670,6 @@ def _options(
         elif history[0][1][0] <= roll:
             raw.append(_best_at(history, roll)[1])
     order = track.node_order
-    raw.sort(key=lambda e: (e[0], order[e[2][0]]))
+    width = len(order)
+    raw.sort(key=lambda e: e[0] * width + order[e[2][0]])  # (steps, end space) order
     return OptionList(track, roll, forced, raw)

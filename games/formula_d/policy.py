@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.formula_d import advanced_driver
 from games.formula_d.circuit import Pos
 from games.formula_d.dice import GEAR_FACES, distribution
 from games.formula_d.moves import MoveOption, OptionList
@@ -199,6 +200,8 @@ class AutoDriver:
 
     def wants_pit(self, race: Race, car: Car) -> bool:
         """Pit at the end of lap 1 when worn (FD-43)."""
+        if car.zones is not None:
+            return advanced_driver.wants_pit(race, car)
         if race.track.circuit.pit is None or race.laps < 2 or car.laps_done >= race.laps - 1:
             return False
         if car.laps_done in car.pitted_laps:
@@ -206,10 +209,16 @@ class AutoDriver:
         threshold = self.pit_below if self.pit_below is not None else race.rules.wp_start // 2 + 1
         return car.wp <= threshold
 
+    def choose_tyres(self, race: Race, car: Car) -> str:
+        """FD-66 (advanced): the tyres to fit, once the weather is known."""
+        return advanced_driver.choose_tyres(race, car)
+
     # -- gear --------------------------------------------------------------------------------
 
     def choose_gear(self, race: Race, car: Car, allowed: Sequence[int]) -> int:
         """The gear with the best expected outcome over its die (one-lane look-ahead)."""
+        if car.zones is not None:
+            return advanced_driver.choose_gear(self, race, car, allowed)
         if car.in_pit:
             return max(allowed)
         lam = self.wp_value(race, car)
@@ -241,8 +250,9 @@ class AutoDriver:
         brake = race.rules.brake_wp_per_space * lam
         last = len(base) - 1
         table = _future_table(race.rules)
+        skipped_wp = 0 if car.in_pit else race.rules.downshift_wp_per_skipped_gear
         for gear in allowed:
-            cost = race.downshift_cost(car, gear)
+            cost = max(0, car.gear - gear - 1) * skipped_wp  # Race.downshift_cost (FD-14/48)
             if cost >= car.wp:
                 continue
             # best over k <= r of value(k) - brake * (r - k): a running maximum of value + brake*k
@@ -350,6 +360,8 @@ class AutoDriver:
 
     def choose_move(self, race: Race, car: Car, options: Sequence[MoveOption]) -> MoveOption:
         """The option with the best value; ties go to the first (options are ordered)."""
+        if car.zones is not None:
+            return advanced_driver.choose_move(self, race, car, options)
         lam = self.wp_value(race, car)
         pit = self.wants_pit(race, car)
         if isinstance(options, OptionList) and options.track is race.track:
@@ -362,9 +374,7 @@ class AutoDriver:
                 best, best_value = option, value
         return best
 
-    def _best_record(
-        self, race: Race, car: Car, options: OptionList, lam: float, pit: bool
-    ) -> int:
+    def _best_record(self, race: Race, car: Car, options: OptionList, lam: float, pit: bool) -> int:
         """:meth:`option_value` on the search's records, without building the options.
 
         Scanned from the longest move down: an option whose progress (its value before the

@@ -7,11 +7,12 @@ Street-racing rules (§12) are applied by :mod:`games.formula_d.street`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from games.formula_d import street
+from games.formula_d import advanced, street
 from games.formula_d.circuit import Pos
 from games.formula_d.dice import BLACK, ENGINE_TRIGGER, DiceSource
 from games.formula_d.errors import FormulaDError
@@ -50,6 +51,12 @@ class Car:
     in_box: bool = False
     pit_done: bool = False  # stopped in its box on this visit of the pit lane
     stalled: bool = False
+    # advanced (§13): WP per zone (``wp`` is then their sum), spin, tyres (FD-66)
+    zones: dict[str, int] | None = None
+    zone_start: dict[str, int] | None = None
+    spun: bool = False
+    tyre: str = "hard"
+    tyre_lap: int = 0  # laps completed when this set was fitted
     nitro_lap: int = -1
     status: Status = "running"
     elimination_order: int | None = None
@@ -99,7 +106,10 @@ class Race:
         dice: DiceSource,
         policy: DriverPolicy,
         setups: Sequence[CarSetup] | None = None,
+        rule_set: str = "basic",
     ) -> None:
+        if rule_set not in ("basic", "advanced"):
+            raise FormulaDError("rule_set_unsupported", "Unknown rule set.", rule_set=rule_set)
         if not 1 <= laps <= 3:
             raise FormulaDError("bad_laps", "A race has 1 to 3 laps.", laps=laps)
         ids = [e.driver for e in entrants]
@@ -128,6 +138,13 @@ class Race:
         self.events: list[Event] = []
         self.grid: list[Car] = []
         self.street = street.StreetState() if rules.street_rules else None
+        self.rule_set = rule_set
+        self.adv = advanced.AdvancedState() if rule_set == "advanced" else None
+        if self.adv is not None:
+            for c in self.cars:
+                c.zone_start = advanced.start_zones(rules, c.entrant)
+                c.zones = dict(c.zone_start)
+                c.wp = sum(c.zones.values())
         if setups is not None:
             self._place(setups)
 
@@ -140,6 +157,10 @@ class Race:
             car.pos = s.pos
             car.gear = s.gear
             car.wp = self.rules.wp_start if s.wp is None else s.wp
+            if car.zones is not None:
+                car.zones.update(s.zones or {})
+                car.wp = sum(car.zones.values())
+                car.spun = s.spun
             car.crossings = s.crossings
             car.started = s.started
             car.wraps = s.lap_wraps
@@ -178,7 +199,12 @@ class Race:
     def run(self) -> RaceOutcome:
         """Play rounds until every car has finished or is out (FD-39), then classify."""
         if not self.grid:
+            if self.adv is not None:
+                advanced.roll_weather(self)  # FD-67: before the grid roll ...
             self.roll_grid()
+            if self.adv is not None:
+                advanced.roll_weather(self)  # ... and again before the race
+                self.policy_tyres()
         while any(c.running for c in self.cars):
             if self.round >= MAX_ROUNDS:
                 raise FormulaDError("race_stuck", "The race did not finish.", rounds=self.round)
@@ -210,10 +236,12 @@ class Race:
         """FD-13/FD-14/FD-46: the gears the car may announce."""
         if car.in_box:
             return list(range(1, self.rules.pit_exit_max_gear + 1))
-        if car.stalled:
-            return [1]  # FD-7: after a stall, an ordinary 1st-gear roll
+        if car.stalled or car.spun:
+            return [1]  # FD-7 / FD-61: after a stall or a spin, an ordinary 1st-gear roll
         low = max(1, car.gear - self.rules.max_downshift)
         high = min(6, car.gear + self.rules.max_upshift)
+        if self.adv is not None:  # FD-60/FD-63: only downshifts the car can pay for
+            return [g for g in range(low, high + 1) if advanced.gear_allowed(self, car, g)]
         return list(range(low, high + 1))
 
     def downshift_cost(self, car: Car, gear: int) -> int:
@@ -253,13 +281,23 @@ class Race:
         )
 
     def options(self, car: Car, roll: int) -> OptionList:
-        """Every legal end of ``car``'s move for ``roll`` (others' spaces are blocked)."""
+        """Every legal end of ``car``'s move for ``roll`` (others' spaces are blocked).
+
+        Advanced: without the voluntary braking the car's brakes cannot pay (FD-60).
+        """
         ids = self.track.node_id
         occupied = 0
         for pos in self.occupied:
             occupied |= 1 << ids[pos]
         occupied &= ~(1 << ids[car.pos])
-        return options_for(self.track, self.params(car), roll, occupied)
+        options = options_for(self.track, self.params(car), roll, occupied)
+        if car.zones is not None and not car.in_pit:
+            options = options.within_braking(
+                car.zones["brakes"] // self.rules.brake_wp_per_space
+                if self.rules.brake_wp_per_space
+                else roll
+            )
+        return options
 
     def params(self, car: Car) -> Params:
         """:meth:`context` as the path search's hashable parameters (the hot path)."""
@@ -288,7 +326,7 @@ class Race:
             circuit.street.danger if street_on else _NO_SPACES,
             circuit.street.tunnels if street_on else (),
             circuit.street.police_line if street_on else None,
-            _NO_SPACES,
+            self.adv.debris_key if self.adv is not None else _NO_SPACES,
         )
 
     def play_move(self, car: Car) -> None:
@@ -315,32 +353,58 @@ class Race:
             gear = self.policy.choose_gear(self, car, self.allowed_gears(car))
             if gear not in self.allowed_gears(car):
                 raise FormulaDError("illegal_gear", f"Gear {gear} is not allowed.", gear=gear)
-            cost = self.downshift_cost(car, gear)
+            if self.adv is not None:
+                advanced.pay_downshift(self, car, gear)  # FD-63
+                cost = 0
+            else:
+                cost = self.downshift_cost(car, gear)
             car.gear = gear
-            car.in_box = car.stalled = False
+            car.in_box = car.stalled = car.spun = False
             if cost:
                 self.lose(car, cost, "downshift")
-                if not car.running:
-                    self._log(car, None, None, None, events)
-                    return
+            if not car.running:
+                self._log(car, None, None, None, events)
+                return
             roll = self.dice.roll(gear)
-        options: Sequence[MoveOption] = self.options(car, roll)
+        if self.adv is not None:
+            options: Sequence[MoveOption] = advanced.tyre_options(self, car, roll)
+        else:
+            options = self.options(car, roll)
         if street.nitro_available(self, car):
             boosted = self.options(car, roll + car.gear)
             options = [*options, *(street.with_nitro(o) for o in boosted)]
-        choice = self.policy.choose_move(self, car, options)
-        if not _offered(options, choice):
-            raise FormulaDError("illegal_move", "The policy chose a move the engine did not offer.")
+        choice = self.choose(car, options)
         self.apply(car, choice, roll)
         if self.street is not None and car.running:
             street.danger_tests(self, car, choice)  # FD-54: spaces moved over, during the move
+        if self.adv is not None:
+            choice = advanced.after_move(self, car, choice, roll)
         if car.running:
             self.end_of_move_tests(car)
         if start_kind is None and ENGINE_TRIGGER.get(car.gear) == roll:
             self.engine_test(car)
+            advanced.weather_change(self)  # FD-67
         if self.street is not None:
             street.end_of_move(self, car)
         self._log(car, roll, start_kind, choice, events)
+
+    def choose(self, car: Car, options: Sequence[MoveOption]) -> MoveOption:
+        """The policy's choice among ``options``, checked."""
+        choice = self.policy.choose_move(self, car, options)
+        if not _offered(options, choice):
+            raise FormulaDError("illegal_move", "The policy chose a move the engine did not offer.")
+        return choice
+
+    def policy_tyres(self) -> None:
+        """FD-66: each car's tyres, chosen once the weather is known (default hard)."""
+        if not self.rules.tyres:
+            return
+        pick = getattr(self.policy, "choose_tyres", None)
+        for car in self.cars:
+            tyre = pick(self, car) if pick is not None else "hard"
+            if tyre not in advanced.TYRES:
+                raise FormulaDError("illegal_tyre", f"Unknown tyre {tyre!r}.", tyre=tyre)
+            car.tyre = tyre
 
     def apply(self, car: Car, option: MoveOption, roll: int) -> None:
         """Move the car and charge brake and overshoot WP (FD-22, FD-26, FD-27)."""
@@ -377,7 +441,14 @@ class Race:
             car.pitted_laps.add(car.laps_done)
             car.crossings += 1
             car.in_box = car.pit_done = True
-            self.gain(car, self.rules.wp_start, "pit stop")
+            if self.adv is None:
+                self.gain(car, self.rules.wp_start, "pit stop")
+        if self.adv is not None:
+            if option.overshoot_spaces:
+                advanced.overshoot(self, car, option.overshoot_spaces)
+            if car.running:
+                advanced.brake_costs(self, car, option)
+            return
         cost = option.braked * self.rules.brake_wp_per_space
         if option.overshoot_spaces:
             over = option.overshoot_spaces * self.rules.overshoot_wp_per_space
@@ -419,6 +490,9 @@ class Race:
             return
         rank = {c.driver: i for i, c in enumerate(self.order)}
         near.sort(key=lambda c: rank.get(c.driver, len(rank) + c.index))
+        if self.adv is not None:
+            advanced.collision_tests(self, car, near)
+            return
         for involved in [car, *near]:
             if not involved.running:
                 continue
@@ -442,6 +516,13 @@ class Race:
             if not car.running or car.in_pit:
                 continue
             value = self.dice.roll(BLACK)
+            if self.adv is not None:
+                if advanced.engine_fails(self, value):
+                    advanced.lose(self, car, "engine", self.rules.engine_wp_loss, "engine")
+                    self.events[-1] = dataclasses.replace(self.events[-1], roll=value)
+                else:
+                    self.events.append(Event("engine", car.driver, value))
+                continue
             lost = value <= self.rules.engine_fail_max
             wp = -self.rules.engine_wp_loss if lost else 0
             self.events.append(Event("engine", car.driver, value, wp))
@@ -471,6 +552,8 @@ class Race:
         """FD-35/FD-36: the car leaves the board; the race records its elimination order."""
         car.status = "eliminated"
         car.wp = 0
+        if self.adv is not None:
+            self.adv.drop_debris(car.pos)  # FD-64: each elimination leaves debris
         self.eliminated.append(car)
         car.elimination_order = len(self.eliminated)
         if self.occupied.get(car.pos) is car:
@@ -507,6 +590,7 @@ class Race:
                 braked=option.braked if option else 0,
                 wp=max(car.wp, 0),
                 events=tuple(events),
+                zones=advanced.zones_tuple(car.zones) if car.zones is not None else (),
             )
         )
 
@@ -534,6 +618,7 @@ class Race:
                 elimination_order=c.elimination_order,
                 wp_left=max(c.wp, 0),
                 pole=c.driver == pole,
+                zones=_zones_left(c),
             )
             for i, c in enumerate(ranked)
         )
@@ -544,4 +629,15 @@ class Race:
             grid=tuple(c.driver for c in self.grid),
             moves=tuple(self.moves),
             rounds=self.round,
+            rule_set=self.rule_set,
+            weather=tuple(self.adv.weather_log) if self.adv is not None else (),
         )
+
+
+def _zones_left(car: Car) -> tuple[tuple[str, int], ...] | None:
+    # FD-78 (advanced): WP left per zone; an eliminated car has 0 everywhere (project rule).
+    if car.zones is None:
+        return None
+    if car.status == "eliminated":
+        return tuple((z, 0) for z, _ in advanced.zones_tuple(car.zones))
+    return advanced.zones_tuple(car.zones)

@@ -19,7 +19,7 @@ from games.formula_d.model import Entrant, RaceOutcome
 from games.formula_d.policy import AutoDriver
 from games.formula_d.race import DriverPolicy, Race
 from games.formula_d.track import Track
-from scoring.formula_d.rules import FormulaDRules, check_laps
+from scoring.formula_d.rules import RULE_SETS, FormulaDRules, build_formula_d_rules, check_laps
 from scoring.params import ParamError
 
 _TRACKS: dict[Circuit, Track] = {}
@@ -46,14 +46,17 @@ def simulate_race(
 ) -> RaceOutcome:
     """Play a whole race with automatic drivers; all randomness comes from ``rng`` (or ``dice``).
 
+    ``rule_set`` is ``basic`` or ``advanced`` (§13); pass ``rules`` built for that rule set
+    (``build_formula_d_rules(data, rule_set)``; by default its defaults). Under ``advanced`` the
+    result rows carry ``wp_left`` per zone and an entrant's ``build`` is used when the rules allow
+    own builds (FD-59).
+
     Raises :class:`FormulaDError` for a bad set-up (codes ``bad_laps``, ``too_many_cars``,
-    ``duplicate_driver``, ``unknown_circuit``, ``rule_set_unsupported``).
+    ``duplicate_driver``, ``unknown_circuit``, ``rule_set_unsupported``, ``bad_build``).
     """
-    if rule_set != "basic":
+    if rule_set not in RULE_SETS:
         raise FormulaDError(
-            "rule_set_unsupported",
-            "The simulator plays the basic rule set only; the advanced set is not implemented.",
-            rule_set=rule_set,
+            "rule_set_unsupported", "The rule set is basic or advanced.", rule_set=rule_set
         )
     try:
         check_laps(laps, rule_set)
@@ -69,9 +72,10 @@ def simulate_race(
         track_for(circuit),
         entrants,
         laps=laps,
-        rules=rules or FormulaDRules(),
+        rules=rules or build_formula_d_rules({}, rule_set)[0],
         dice=dice,
         policy=policy or AutoDriver(),
+        rule_set=rule_set,
     )
     with _gc_paused():
         return race.run()

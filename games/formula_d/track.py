@@ -128,9 +128,7 @@ class Track:
         self.steps_fwd = tuple(s[:1] for s in steps_all)
         self.before_finish = self.before_table(circuit.finish_line)
         # (segment, far-edge coordinate) of each track space, for the zig-zag walk (FD-16)
-        self.node_coord = tuple(
-            self.coord(p) if p[0] != PIT else -1 for p in self.nodes
-        )
+        self.node_coord = tuple(self.coord(p) if p[0] != PIT else -1 for p in self.nodes)
         # Spaces from which some path of at most 40 steps reaches the finish line's segment: only
         # there do finishing and pitting matter to the path search (memo keys, moves.py).
         dist = [10**6] * len(self.nodes)
@@ -139,17 +137,19 @@ class Track:
             dist[n] = 0
         preds: list[list[int]] = [[] for _ in self.nodes]
         for n, steps in enumerate(steps_all):
-            for q, _, _ in steps:
-                preds[q].append(n)
-        for d in range(1, 41):
-            nxt = []
-            for q in frontier:
-                for n in preds[q]:
-                    if dist[n] > d:
-                        dist[n] = d
-                        nxt.append(n)
-            frontier = nxt
-        self.near_line = tuple(d <= 40 or p[0] == PIT for d, p in zip(dist, self.nodes, strict=True))
+            for target, _, _ in steps:
+                preds[target].append(n)
+        for depth in range(1, 41):
+            reached: list[int] = []
+            for m in frontier:
+                for n in preds[m]:
+                    if dist[n] > depth:
+                        dist[n] = depth
+                        reached.append(n)
+            frontier = reached
+        self.near_line = tuple(
+            steps <= 40 or p[0] == PIT for steps, p in zip(dist, self.nodes, strict=True)
+        )
         self.move_cache: dict[object, object] = {}  # moves.py: options on an empty track
 
     def before_table(self, line: Line) -> tuple[bool, ...]:

@@ -245,3 +245,17 @@ def test_live_log_preview(web, clients):
     assert bad["errors"] and "x" in bad["errors"][0]
     assert web["outsider"].get(base, {"log": "1"}).status_code == 403
     assert web["anonymous"].get(base, {"log": "1"}).status_code == 302
+
+
+def test_rally_cards_for_the_home_and_club_pages(clients, scored):
+    from tournament.rallies.models import Rally
+    from tournament.rallies.views import rally_cards
+
+    private = create_rally(clients["organiser"], name="Private", public=False)
+    from django.contrib.auth.models import AnonymousUser
+
+    cards = rally_cards(Rally.objects.visible_to(AnonymousUser()))
+    assert [(c.name, c.url, c.state) for c in cards] == [
+        ("Rali de Sintra", f"/rallies/{scored['id']}/", "running")
+    ]
+    assert private["id"] not in [c.url for c in cards]

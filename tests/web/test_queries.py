@@ -53,5 +53,5 @@ def test_home_queries_do_not_grow_with_competitions(
     client, small_and_large, django_assert_num_queries
 ):
     # One query per game (each annotated with its event counts), and the clubs.
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         assert client.get("/").status_code == 200

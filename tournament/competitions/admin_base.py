@@ -88,11 +88,10 @@ class EventAdminMixin:
     @admin.action(description=_("Resolve the selected again (failed, or stuck in submitted)"))
     def resolve_again(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         from tournament.competitions.kinds import get_kind
-        from tournament.competitions.services import retry_event
+        from tournament.competitions.services import requeue_events
 
-        kind = get_kind(self.kind_label)
-        count = sum(
-            retry_event(kind=kind, event_id=pk) for pk in queryset.values_list("pk", flat=True)
+        count = requeue_events(
+            kind=get_kind(self.kind_label), event_ids=queryset.values_list("pk", flat=True)
         )
         self.message_user(  # type: ignore[attr-defined]
             request, _("%(n)s queued for resolution.") % {"n": count}, messages.SUCCESS

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from rest_framework import status
@@ -105,8 +106,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
         return Response(detail, status=status.HTTP_400_BAD_REQUEST)
     response = drf_exception_handler(exc, context)
-    if response is None and isinstance(exc, (ValueError, OverflowError)):
-        # Out-of-range integers reaching the database; a client error, never a 500.
+    if response is None and isinstance(exc, (ValueError, OverflowError, DataError)):
+        # Out-of-range integers, or text PostgreSQL refuses (a NUL byte in a slug from the URL or
+        # the body): the database rejected a value the client sent; a client error, never a 500.
         return Response({"detail": _("Invalid value.")}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Http404) and response is not None:
         response.data = {"detail": _("Not found.")}

@@ -334,22 +334,6 @@ def fail_event(*, kind: GameKind, event_id: int, message: str) -> None:
         _save_progress(kind, competition, events)
 
 
-def retry_event(*, kind: GameKind, event_id: int) -> bool:
-    """Queue an event again: a ``failed`` one with results, or one stuck in ``submitted``.
-
-    The organiser's way out after retries ran out (a database outage). An event without
-    results has nothing to resolve; it is left alone and False returned.
-    """
-    with transaction.atomic():
-        kind.event_model.objects.filter(pk=event_id, status=Status.FAILED, version__gt=0).update(
-            status=Status.SUBMITTED, error=""
-        )
-        if not kind.event_model.objects.filter(pk=event_id, status=Status.SUBMITTED).exists():
-            return False
-        queue_resolution(kind, event_id)
-    return True
-
-
 def pending_events(kind: GameKind, older_than: Any) -> list[int]:
     """Ids of events left ``submitted`` since before ``older_than`` (for the sweeper)."""
     return list(

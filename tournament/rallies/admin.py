@@ -10,14 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.http import HttpRequest
-from django.utils.translation import gettext_lazy as _
 
 from scoring.rally import parse_championship_settings
-from tournament.competitions.admin_base import ClubScopedAdmin, ScopedInline, is_organiser
-from tournament.competitions.kinds import get_kind
-from tournament.competitions.services import requeue_events
+from tournament.competitions.admin_base import (
+    ClubScopedAdmin,
+    EventAdminMixin,
+    ScopedInline,
+    is_organiser,
+)
 from tournament.rallies.models import (
     ChampionshipRally,
     Driver,
@@ -83,7 +85,7 @@ class RallyAdmin(ClubScopedAdmin):
 
 
 @admin.register(RallyStage)
-class RallyStageAdmin(ClubScopedAdmin):
+class RallyStageAdmin(EventAdminMixin, ClubScopedAdmin):
     club_path = "competition__club"
     list_display = ["competition", "number", "name", "status", "source", "version", "resolved_at"]
     list_filter = ["status", "source"]
@@ -102,18 +104,10 @@ class RallyStageAdmin(ClubScopedAdmin):
         "resolved_at",
     ]
     readonly_fields = [f for f in fields if f != "name"]
-    actions = ["resolve_again"]
+    kind_label = "rally"
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return False  # stages are added on their rally's page
-
-    @admin.action(description=_("Resolve the selected stages again"))
-    def resolve_again(self, request: HttpRequest, queryset: Any) -> None:
-        """Retry failed stages (after a database outage) or stages whose task was lost."""
-        count = requeue_events(kind=get_kind("rally"), event_ids=queryset.values_list("pk"))
-        self.message_user(
-            request, _("%(n)s stage(s) queued for resolution.") % {"n": count}, messages.SUCCESS
-        )
 
 
 class ReadOnlyAdmin(ClubScopedAdmin):

@@ -33,14 +33,14 @@ from tournament.rallies.models import (
     RallyStage,
 )
 from tournament.rallies.serializers import (
-    ChampionshipAddRallySerializer,
-    ChampionshipCreateSerializer,
-    ChampionshipSerializer,
+    RallyChampionshipAddRallySerializer,
+    RallyChampionshipCreateSerializer,
+    RallyChampionshipSerializer,
     RallyCreateSerializer,
     RallyPatchSerializer,
     RallySerializer,
-    StageDetailSerializer,
-    StageResultsInputSerializer,
+    RallyStageDetailSerializer,
+    RallyStageResultsInputSerializer,
 )
 from tournament.rallies.setup import RallySetupSerializer
 
@@ -70,7 +70,7 @@ class RallyViewSet(
     CompetitionActions, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
 ):
     serializer_class = RallySerializer
-    event_serializer_class = StageDetailSerializer
+    event_serializer_class = RallyStageDetailSerializer
     kind_label = "rally"
     http_method_names = ["get", "post", "patch", "head", "options"]
 
@@ -104,12 +104,14 @@ class RallyViewSet(
         )
         return Response(RallySerializer(self.get_queryset().get(pk=rally.pk)).data)
 
-    @extend_schema(responses={200: StageDetailSerializer})
+    @extend_schema(responses={200: RallyStageDetailSerializer})
     @action(detail=True, methods=["get"], url_path=f"stages/{NUMBER}")
     def stage(self, request: Request, pk: Any = None, number: Any = None) -> Response:
         return self.event_detail(request, pk, number)
 
-    @extend_schema(request=StageResultsInputSerializer, responses={202: StageDetailSerializer})
+    @extend_schema(
+        request=RallyStageResultsInputSerializer, responses={202: RallyStageDetailSerializer}
+    )
     @action(detail=True, methods=["post"], url_path=f"stages/{NUMBER}/results")
     def results(self, request: Request, pk: Any = None, number: Any = None) -> Response:
         """A stage sheet (RM-52): a time, a turn log or both per finished driver."""
@@ -119,9 +121,9 @@ class RallyViewSet(
                 rally=rally, number=n, rows=rows, by=request.user, expected_version=version
             )
 
-        return self.submit(request, pk, number, StageResultsInputSerializer, submit)
+        return self.submit(request, pk, number, RallyStageResultsInputSerializer, submit)
 
-    @extend_schema(request=None, responses={202: StageDetailSerializer})
+    @extend_schema(request=None, responses={202: RallyStageDetailSerializer})
     @action(detail=True, methods=["post"], url_path=f"stages/{NUMBER}/simulate")
     def simulate(self, request: Request, pk: Any = None, number: Any = None) -> Response:
         """Play the stage with automatic drivers on a worker (needs the stage's layout)."""
@@ -169,7 +171,7 @@ def _patched_setup(rally: Rally, data: dict[str, Any]) -> dict[str, Any] | None:
 class RallyChampionshipViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
 ):
-    serializer_class = ChampionshipSerializer
+    serializer_class = RallyChampionshipSerializer
     http_method_names = ["get", "post", "head", "options"]
 
     def get_queryset(self) -> Any:
@@ -183,11 +185,15 @@ class RallyChampionshipViewSet(
         )
 
     def _detail(self, pk: int, code: int = status.HTTP_200_OK) -> Response:
-        return Response(ChampionshipSerializer(self.get_queryset().get(pk=pk)).data, status=code)
+        return Response(
+            RallyChampionshipSerializer(self.get_queryset().get(pk=pk)).data, status=code
+        )
 
-    @extend_schema(request=ChampionshipCreateSerializer, responses={201: ChampionshipSerializer})
+    @extend_schema(
+        request=RallyChampionshipCreateSerializer, responses={201: RallyChampionshipSerializer}
+    )
     def create(self, request: Request) -> Response:
-        body = ChampionshipCreateSerializer(data=request.data)
+        body = RallyChampionshipCreateSerializer(data=request.data)
         if not body.is_valid():
             require_organiser_of_slug(request.user, _club_slug(request))
             raise InvalidInput(body.errors)
@@ -205,13 +211,15 @@ class RallyChampionshipViewSet(
         )
         return self._detail(championship.pk, status.HTTP_201_CREATED)
 
-    @extend_schema(request=ChampionshipAddRallySerializer, responses={201: ChampionshipSerializer})
+    @extend_schema(
+        request=RallyChampionshipAddRallySerializer, responses={201: RallyChampionshipSerializer}
+    )
     @action(detail=True, methods=["post"], url_path="rallies")
     def add_rally(self, request: Request, pk: Any = None) -> Response:
         """Add a rally of the championship's club at the end of its order."""
         championship = self.get_object()
         require_role(request.user, championship.club_id, ORGANISER_ROLES)
-        body = ChampionshipAddRallySerializer(data=request.data)
+        body = RallyChampionshipAddRallySerializer(data=request.data)
         if not body.is_valid():
             raise InvalidInput(body.errors)
         services.add_rally(

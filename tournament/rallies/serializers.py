@@ -49,13 +49,13 @@ class RallyPatchSerializer(serializers.Serializer):
         return data
 
 
-class DriverSerializer(serializers.ModelSerializer):
+class RallyDriverSerializer(serializers.ModelSerializer):
     class Meta:
         model = Driver
         fields = ["id", "name"]
 
 
-class StageSummarySerializer(serializers.ModelSerializer):
+class RallyStageSummarySerializer(serializers.ModelSerializer):
     layout = serializers.JSONField()
 
     class Meta:
@@ -65,8 +65,8 @@ class StageSummarySerializer(serializers.ModelSerializer):
 
 class RallySerializer(serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    drivers = DriverSerializer(many=True)
-    stages = StageSummarySerializer(many=True)
+    drivers = RallyDriverSerializer(many=True)
+    stages = RallyStageSummarySerializer(many=True)
 
     class Meta:
         model = Rally
@@ -84,26 +84,26 @@ class RallySerializer(serializers.ModelSerializer):
         ]
 
 
-class StageResultsInputSerializer(serializers.Serializer):
+class RallyStageResultsInputSerializer(serializers.Serializer):
     """The sheet's rows are checked by the game (RM-53), every problem at once."""
 
     results = serializers.ListField(child=serializers.DictField(), allow_empty=False)
     version = serializers.IntegerField(required=False, min_value=0)
 
 
-class PenaltyOutSerializer(serializers.Serializer):
+class RallyPenaltySerializer(serializers.Serializer):
     seconds = serializers.IntegerField()
     reason = serializers.CharField()
 
 
-class StageResultOutSerializer(serializers.Serializer):
+class RallyStageResultSerializer(serializers.Serializer):
     """A stored row: as submitted (``time`` in seconds) plus the computed times (RM-52)."""
 
     driver = serializers.IntegerField()
     status = serializers.CharField()
     time = serializers.IntegerField(allow_null=True)
     log = serializers.CharField(allow_null=True)
-    penalties = PenaltyOutSerializer(many=True)
+    penalties = RallyPenaltySerializer(many=True)
     net_time = serializers.IntegerField(allow_null=True)
     penalty_time = serializers.IntegerField()
     stage_time = serializers.IntegerField(allow_null=True)
@@ -112,9 +112,9 @@ class StageResultOutSerializer(serializers.Serializer):
     warnings = serializers.ListField(child=serializers.CharField())
 
 
-class StageDetailSerializer(serializers.ModelSerializer):
+class RallyStageDetailSerializer(serializers.ModelSerializer):
     layout = serializers.JSONField()
-    results = StageResultOutSerializer(many=True)
+    results = RallyStageResultSerializer(many=True)
 
     class Meta:
         model = RallyStage
@@ -135,7 +135,7 @@ class StageDetailSerializer(serializers.ModelSerializer):
 # --- Rally championships -----------------------------------------------------------------------
 
 
-class ChampionshipCreateSerializer(serializers.Serializer):
+class RallyChampionshipCreateSerializer(serializers.Serializer):
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
     name = serializers.CharField(max_length=160)
     public = serializers.BooleanField(required=False, default=True)
@@ -177,11 +177,11 @@ class ChampionshipCreateSerializer(serializers.Serializer):
         return {**data, "settings": settings.to_json()}
 
 
-class ChampionshipAddRallySerializer(serializers.Serializer):
+class RallyChampionshipAddRallySerializer(serializers.Serializer):
     rally = serializers.IntegerField(min_value=1, max_value=MAX_ID)
 
 
-class ChampionshipSerializer(serializers.ModelSerializer):
+class RallyChampionshipSerializer(serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     points = serializers.JSONField()
     power_stage_points = serializers.ListField(child=serializers.IntegerField())

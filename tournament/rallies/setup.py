@@ -23,11 +23,11 @@ MAX_STAGES = 30
 TOP_LEVEL = frozenset({"seed"})
 
 
-class DriverSetupSerializer(serializers.Serializer):
+class RallyDriverSetupSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80)
 
 
-class StageSetupSerializer(serializers.Serializer):
+class RallyStageSetupSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=160, allow_blank=True, required=False, default="")
     layout = serializers.JSONField(required=False, allow_null=True, default=None)
 
@@ -35,8 +35,8 @@ class StageSetupSerializer(serializers.Serializer):
 class RallySetupSerializer(serializers.Serializer):
     """The parts of a rally that are locked once results exist (drivers, stages, rules)."""
 
-    drivers = DriverSetupSerializer(many=True, allow_empty=False)
-    stages = StageSetupSerializer(many=True, allow_empty=False)
+    drivers = RallyDriverSetupSerializer(many=True, allow_empty=False)
+    stages = RallyStageSetupSerializer(many=True, allow_empty=False)
     rules = serializers.DictField(required=False, default=dict)
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:

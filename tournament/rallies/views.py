@@ -23,6 +23,20 @@ from tournament.rallies import pages, services
 from tournament.rallies.forms import DriverRowFormSet, apply_errors, initial_rows, sheet_rows
 from tournament.rallies.models import RallyStage
 from tournament.web.access import event_number, may_write, require_write_role
+from tournament.web.components import CompetitionCard, competition_cards
+
+
+def rally_cards(queryset: Any) -> list[CompetitionCard]:
+    """Cards of rallies for the home and club pages (for ``tournament.web.views``); one query."""
+    return competition_cards(
+        queryset,
+        events="stages",
+        kind_label=_("Rally"),
+        url_name="rallies:rally",
+        progress=lambda done, total: (
+            _("%(done)s of %(total)s stages") % {"done": done, "total": total}
+        ),
+    )
 
 
 def _after(request: HttpRequest, name: str) -> int | None:

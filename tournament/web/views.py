@@ -18,8 +18,10 @@ def _cards(user: Any, **filters: Any) -> list[Any]:
     """Every competition ``user`` may see, of every game."""
     from tournament.championships.models import Championship
     from tournament.championships.views import championship_cards
+    from tournament.rallies.models import Rally
+    from tournament.rallies.views import rally_cards
 
-    sources = [(Tour, tour_cards), (Championship, championship_cards)]
+    sources = [(Tour, tour_cards), (Championship, championship_cards), (Rally, rally_cards)]
     cards: list[Any] = []
     for model, build in sources:
         cards += build(model.objects.visible_to(user).filter(**filters))
