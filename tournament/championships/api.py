@@ -25,18 +25,12 @@ from tournament.championships.serializers import (
     RaceDetailSerializer,
     RaceResultsInputSerializer,
     RaceResultsSchemaSerializer,
-    check_patch_setup,
-)
-from tournament.competitions.access import (
-    ORGANISER_ROLES,
-    require_role,
 )
 from tournament.competitions.api import (
     AuditEntrySerializer,
     CompetitionActions,
     ImportSerializer,
 )
-from tournament.competitions.errors import InvalidInput
 
 NUMBER = r"(?P<number>[0-9]+)"
 StandingsSchema = inline_serializer(
@@ -75,19 +69,7 @@ class ChampionshipViewSet(
 
     @extend_schema(request=ChampionshipPatchSerializer, responses={200: ChampionshipSerializer})
     def partial_update(self, request: Request, pk: Any = None) -> Response:
-        championship = self.get_object()
-        require_role(request.user, championship.club_id, ORGANISER_ROLES)
-        body = ChampionshipPatchSerializer(data=request.data)
-        if not body.is_valid():
-            raise InvalidInput(body.errors)
-        setup = check_patch_setup(championship, body.validated_data)
-        services.update_championship(
-            championship_id=championship.pk,
-            changes=body.validated_data,
-            setup=setup,
-            by=request.user,
-        )
-        return Response(self._detail(championship.pk))
+        return self.patch_response(request, pk)
 
     @extend_schema(responses={200: RaceDetailSerializer})
     @action(detail=True, methods=["get"], url_path=f"races/{NUMBER}")

@@ -89,6 +89,7 @@ class FormulaDKind(GameKind):
     version_model = RaceResultVersion
     snapshot_model = RaceStandings
     after_param = "after_race"
+    setup_fields = ("drivers", "races", "rules", "rule_set", "points")
     entrant_field = "driver"
 
     def event_label(self, number: int) -> str:
@@ -140,6 +141,25 @@ class FormulaDKind(GameKind):
     def entrant_keys(self, competition: Any) -> dict[int, str]:
         # Driver names are unique within a championship (API.md).
         return dict(competition.drivers.values_list("pk", "name"))
+
+    def patch_serializer(self) -> Any:
+        from tournament.championships.serializers import ChampionshipPatchSerializer
+
+        return ChampionshipPatchSerializer
+
+    def patched_setup(self, competition: Any, data: dict[str, Any]) -> dict[str, Any] | None:
+        from tournament.championships.serializers import check_patch_setup
+
+        return check_patch_setup(competition, data)
+
+    def update(
+        self, *, competition_id: int, changes: dict[str, Any], setup: dict[str, Any] | None, by: Any
+    ) -> Any:
+        from tournament.championships.services import update_championship
+
+        return update_championship(
+            championship_id=competition_id, changes=changes, setup=setup, by=by
+        )
 
     def create_serializer(self) -> Any:
         from tournament.championships.serializers import ChampionshipCreateSerializer

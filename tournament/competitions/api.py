@@ -21,7 +21,7 @@ from tournament.competitions.access import (
     require_organiser_of_slug,
     require_role,
 )
-from tournament.competitions.errors import InvalidInput, VersionConflict
+from tournament.competitions.errors import Conflict, InvalidInput, VersionConflict
 from tournament.competitions.kinds import GameKind, get_kind
 
 
@@ -145,6 +145,24 @@ class CompetitionActions:
         require_role(request.user, data["club"].pk, ORGANISER_ROLES)
         competition = self.kind.create(club=data["club"], data=data, by=request.user)
         return Response(self.detail_data(competition.pk), status=status.HTTP_201_CREATED)
+
+    def patch_response(self, request: Request, pk: Any) -> Response:
+        """``PATCH``: name and public any time; the set-up only before results (409 first)."""
+        competition = self.get_object()  # type: ignore[attr-defined]
+        require_role(request.user, competition.club_id, ORGANISER_ROLES)
+        if services.setup_locked(kind=self.kind, competition=competition, data=request.data):
+            raise Conflict(_("The set-up cannot change once results are stored."))
+        body = self.kind.patch_serializer()(data=request.data)
+        if not body.is_valid():
+            raise InvalidInput(body.errors)
+        setup = self.kind.patched_setup(competition, body.validated_data)
+        self.kind.update(
+            competition_id=competition.pk,
+            changes=body.validated_data,
+            setup=setup,
+            by=request.user,
+        )
+        return Response(self.detail_data(competition.pk))
 
     def detail_data(self, pk: int) -> Any:
         """The competition's detail as GET answers it (prefetched by ``get_queryset``)."""

@@ -24,6 +24,8 @@ class GameKind(ABC):
     after_param = "after_stage"
     #: The field of a result row naming the entrant (``rider``, ``driver``).
     entrant_field = "rider"
+    #: Top-level PATCH keys that change the set-up (locked once results exist: 409).
+    setup_fields: tuple[str, ...] = ()
 
     @abstractmethod
     def event_label(self, number: int) -> str:
@@ -60,6 +62,20 @@ class GameKind(ABC):
 
     def create(self, *, club: Any, data: dict[str, Any], by: Any) -> Any:
         """Create a competition from the create serializer's validated data."""
+        raise NotImplementedError
+
+    def patch_serializer(self) -> Any:
+        """The serializer class of ``PATCH /api/<competitions>/{id}/``."""
+        raise NotImplementedError
+
+    def patched_setup(self, competition: Any, data: dict[str, Any]) -> dict[str, Any] | None:
+        """The full checked set-up a PATCH leads to, or None when it does not touch it."""
+        raise NotImplementedError
+
+    def update(
+        self, *, competition_id: int, changes: dict[str, Any], setup: dict[str, Any] | None, by: Any
+    ) -> Any:
+        """Apply a checked PATCH (the game's service on ``services.update_competition``)."""
         raise NotImplementedError
 
     def import_setup(self, *, club: Any, setup: dict[str, Any], by: Any) -> Any:

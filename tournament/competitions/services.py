@@ -139,6 +139,14 @@ def diff_rows(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list
     return changed
 
 
+def setup_locked(*, kind: GameKind, competition: Any, data: Any) -> bool:
+    """True when ``data`` touches the set-up and results are already stored (API.md: 409)."""
+    touches = isinstance(data, dict) and any(key in data for key in kind.setup_fields)
+    return (
+        touches and kind.event_model.objects.filter(competition=competition, version__gt=0).exists()
+    )
+
+
 def update_competition(
     *,
     kind: GameKind,

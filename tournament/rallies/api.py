@@ -23,7 +23,7 @@ from tournament.competitions.access import (
     require_role,
 )
 from tournament.competitions.api import AuditEntrySerializer, CompetitionActions
-from tournament.competitions.errors import Conflict, InvalidInput
+from tournament.competitions.errors import InvalidInput
 from tournament.rallies import services
 from tournament.rallies.models import (
     ChampionshipRally,
@@ -89,20 +89,7 @@ class RallyViewSet(
 
     @extend_schema(request=RallyPatchSerializer, responses={200: RallySerializer})
     def partial_update(self, request: Request, pk: Any = None) -> Response:
-        rally = self.get_object()
-        require_role(request.user, rally.club_id, ORGANISER_ROLES)
-        if services.setup_locked(rally, request.data):
-            raise Conflict(
-                _("The stages, drivers and rules cannot change once results are stored.")
-            )
-        body = RallyPatchSerializer(data=request.data)
-        if not body.is_valid():
-            raise InvalidInput(body.errors)
-        setup = _patched_setup(rally, body.validated_data)
-        services.update_rally(
-            rally_id=rally.pk, changes=body.validated_data, setup=setup, by=request.user
-        )
-        return Response(RallySerializer(self.get_queryset().get(pk=rally.pk)).data)
+        return self.patch_response(request, pk)
 
     @extend_schema(responses={200: RallyStageDetailSerializer})
     @action(detail=True, methods=["get"], url_path=f"stages/{NUMBER}")

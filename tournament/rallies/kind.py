@@ -56,6 +56,7 @@ class RallyKind(GameKind):
     version_model = RallyStageResultVersion
     snapshot_model = RallyStandings
     after_param = "after_stage"
+    setup_fields = ("drivers", "stages", "rules")
 
     def event_label(self, number: int) -> str:
         return _("Stage %(number)s") % {"number": number}
@@ -105,6 +106,23 @@ class RallyKind(GameKind):
 
     def initial_standings(self, competition: Any) -> dict[str, Any]:
         return {"after_stage": None, "overall": [], "stages": []}
+
+    def patch_serializer(self) -> Any:
+        from tournament.rallies.serializers import RallyPatchSerializer
+
+        return RallyPatchSerializer
+
+    def patched_setup(self, competition: Any, data: dict[str, Any]) -> dict[str, Any] | None:
+        from tournament.rallies.api import _patched_setup
+
+        return _patched_setup(competition, data)
+
+    def update(
+        self, *, competition_id: int, changes: dict[str, Any], setup: dict[str, Any] | None, by: Any
+    ) -> Any:
+        from tournament.rallies.services import update_rally
+
+        return update_rally(rally_id=competition_id, changes=changes, setup=setup, by=by)
 
     def create_serializer(self) -> Any:
         from tournament.rallies.serializers import RallyCreateSerializer

@@ -81,12 +81,6 @@ def _write_setup(rally: Rally, setup: dict[str, Any]) -> None:
     )
 
 
-def setup_locked(rally: Rally, data: Any) -> bool:
-    """True when ``data`` touches the set-up and results are already stored (API.md: 409)."""
-    touches = isinstance(data, dict) and any(key in data for key in SETUP_FIELDS)
-    return touches and RallyStage.objects.filter(competition=rally, version__gt=0).exists()
-
-
 def update_rally(
     *, rally_id: int, changes: dict[str, Any], setup: dict[str, Any] | None, by: Any = None
 ) -> Rally:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import mixins, serializers, viewsets
@@ -13,16 +12,11 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournament.competitions.access import (
-    ORGANISER_ROLES,
-    require_role,
-)
 from tournament.competitions.api import (
     AuditEntrySerializer,
     CompetitionActions,
     ImportSerializer,
 )
-from tournament.competitions.errors import Conflict, InvalidInput
 from tournament.tours import services
 from tournament.tours.models import Rider, Stage, Team, Tour
 from tournament.tours.serializers import (
@@ -31,7 +25,6 @@ from tournament.tours.serializers import (
     TourCreateSerializer,
     TourPatchSerializer,
     TourSerializer,
-    check_patch_setup,
 )
 
 NUMBER = r"(?P<number>[0-9]+)"
@@ -81,18 +74,7 @@ class TourViewSet(
 
     @extend_schema(request=TourPatchSerializer, responses={200: TourSerializer})
     def partial_update(self, request: Request, pk: Any = None) -> Response:
-        tour = self.get_object()
-        require_role(request.user, tour.club_id, ORGANISER_ROLES)
-        if services.setup_locked(tour, request.data):
-            raise Conflict(_("The stages, teams and rules cannot change once results are stored."))
-        body = TourPatchSerializer(data=request.data)
-        if not body.is_valid():
-            raise InvalidInput(body.errors)
-        setup = check_patch_setup(tour, body.validated_data)
-        services.update_tour(
-            tour_id=tour.pk, changes=body.validated_data, setup=setup, by=request.user
-        )
-        return Response(TourSerializer(self.get_queryset().get(pk=tour.pk)).data)
+        return self.patch_response(request, pk)
 
     @extend_schema(responses={200: StageDetailSerializer})
     @action(detail=True, methods=["get"], url_path=f"stages/{NUMBER}")

@@ -60,6 +60,7 @@ class GrandTourKind(GameKind):
     version_model = StageResultVersion
     snapshot_model = StageStandings
     after_param = "after_stage"
+    setup_fields = ("stages", "teams", "rules", "rest_days_after")
 
     def event_label(self, number: int) -> str:
         return _("Stage %(number)s") % {"number": number}
@@ -104,6 +105,23 @@ class GrandTourKind(GameKind):
             "pk", "team__order", "role"
         )
         return {pk: f"{order}:{role}" for pk, order, role in riders}
+
+    def patch_serializer(self) -> Any:
+        from tournament.tours.serializers import TourPatchSerializer
+
+        return TourPatchSerializer
+
+    def patched_setup(self, competition: Any, data: dict[str, Any]) -> dict[str, Any] | None:
+        from tournament.tours.serializers import check_patch_setup
+
+        return check_patch_setup(competition, data)
+
+    def update(
+        self, *, competition_id: int, changes: dict[str, Any], setup: dict[str, Any] | None, by: Any
+    ) -> Any:
+        from tournament.tours.services import update_tour
+
+        return update_tour(tour_id=competition_id, changes=changes, setup=setup, by=by)
 
     def create_serializer(self) -> Any:
         from tournament.tours.serializers import TourCreateSerializer

@@ -79,12 +79,6 @@ def _write_setup(tour: Tour, setup: dict[str, Any]) -> None:
     tour.save(update_fields=["specialist_order"])
 
 
-def setup_locked(tour: Tour, data: Any) -> bool:
-    """True when ``data`` touches the set-up and results are already stored (API.md: 409)."""
-    touches = isinstance(data, dict) and any(key in data for key in SETUP_FIELDS)
-    return touches and Stage.objects.filter(competition=tour, version__gt=0).exists()
-
-
 def update_tour(
     *, tour_id: int, changes: dict[str, Any], setup: dict[str, Any] | None, by: Any = None
 ) -> Tour:

@@ -17,7 +17,7 @@ from games.formula_d import (
     track_for,
 )
 from games.formula_d.race import Car
-from scoring.formula_d.rules import FormulaDRules
+from scoring.formula_d.rules import FormulaDRules, build_formula_d_rules
 
 MONACO = load_circuit("monaco")
 SEG = {s.id: i for i, s in enumerate(MONACO.segments)}
@@ -81,6 +81,7 @@ def race_with(
     laps: int = 1,
     rules: FormulaDRules | None = None,
     circuit: Circuit = MONACO,
+    rule_set: str = "basic",
 ) -> tuple[Race, ScriptedDice, Scripted]:
     """A race with cars placed by hand: each dict gives ``pos`` and CarSetup fields."""
     entrants = [Entrant(i + 1, f"D{i + 1}") for i in range(len(cars))]
@@ -91,10 +92,11 @@ def race_with(
         track_for(circuit),
         entrants,
         laps=laps,
-        rules=rules or FormulaDRules(),
+        rules=rules or build_formula_d_rules({}, rule_set)[0],
         dice=dice,
         policy=policy,
         setups=setups,
+        rule_set=rule_set,
     )
     return race, dice, policy
 
