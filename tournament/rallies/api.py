@@ -22,7 +22,11 @@ from tournament.competitions.access import (
     require_organiser_of_slug,
     require_role,
 )
-from tournament.competitions.api import AuditEntrySerializer, CompetitionActions
+from tournament.competitions.api import (
+    AuditEntrySerializer,
+    CompetitionActions,
+    ImportSerializer,
+)
 from tournament.competitions.errors import InvalidInput
 from tournament.rallies import services
 from tournament.rallies.models import (
@@ -76,7 +80,7 @@ class RallyViewSet(
 
     def get_queryset(self) -> Any:
         queryset = Rally.objects.visible_to(self.request.user).select_related("club")
-        if self.action in ("list", "retrieve", "partial_update", "create"):
+        if self.action in ("list", "retrieve", "partial_update", "create", "import_document"):
             queryset = queryset.prefetch_related(
                 Prefetch("stages", queryset=RallyStage.objects.order_by("number").defer("results")),
                 Prefetch("drivers", queryset=Driver.objects.order_by("order")),
@@ -135,6 +139,18 @@ class RallyViewSet(
     def history(self, request: Request, pk: Any = None) -> Response:
         """Who changed what and when: set-up, results submitted, corrected, simulated."""
         return self.history_response(request, pk)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get"])
+    def export(self, request: Request, pk: Any = None) -> Response:
+        """Set-up, rules and every result version as a versioned JSON document (organisers)."""
+        return self.export_response(request, pk)
+
+    @extend_schema(request=ImportSerializer, responses={201: RallySerializer})
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_document(self, request: Request) -> Response:
+        """Recreate a rally from an exported document in a club the caller organises."""
+        return self.import_response(request)
 
 
 def _patched_setup(rally: Rally, data: dict[str, Any]) -> dict[str, Any] | None:

@@ -57,6 +57,7 @@ class RallyKind(GameKind):
     snapshot_model = RallyStandings
     after_param = "after_stage"
     setup_fields = ("drivers", "stages", "rules")
+    entrant_field = "driver"
 
     def event_label(self, number: int) -> str:
         return _("Stage %(number)s") % {"number": number}
@@ -106,6 +107,23 @@ class RallyKind(GameKind):
 
     def initial_standings(self, competition: Any) -> dict[str, Any]:
         return {"after_stage": None, "overall": [], "stages": []}
+
+    def export_setup(self, competition: Any) -> dict[str, Any]:
+        return {
+            "name": competition.name,
+            "public": competition.public,
+            "seed": competition.seed,
+            "drivers": [{"name": name} for _pk, name in load_drivers(competition)],
+            "stages": [
+                {"name": s.name, "layout": s.layout}
+                for s in competition.stages.order_by("number")
+            ],
+            "rules": dict(competition.rules),
+        }
+
+    def entrant_keys(self, competition: Any) -> dict[int, str]:
+        # Driver names are unique within a rally (case-insensitively).
+        return dict(load_drivers(competition))
 
     def patch_serializer(self) -> Any:
         from tournament.rallies.serializers import RallyPatchSerializer

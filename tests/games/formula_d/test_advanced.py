@@ -184,17 +184,17 @@ def test_engine_test_costs_engine_wp() -> None:
 def test_debris_space_costs_a_handling_test_unless_avoided() -> None:
     # FD-64: passing over debris: a black-die test, 1-4 loses a road-handling WP.
     race, dice, _ = adv(
-        [{"pos": at("S1", M, 1), "gear": 2}], [(2, 3), (BLACK, 4)], gears={1: [2]},
-        pick=ending_at(at("S1", M, 4)),
+        [{"pos": at("S1", M, 1), "gear": 2}], [(2, 2), (BLACK, 4)], gears={1: [2]},
+        pick=ending_at(at("S1", M, 3)),
     )  # fmt: skip
     assert race.adv is not None
     race.adv.drop_debris(at("S1", M, 3))
     race.play_move(car(race, 1))
     assert car(race, 1).zones == {**FULL, "handling": 1} and dice.remaining == 0
-    # A lane change avoids the space (same end, no test).
+    # A lane change avoids the space: the cheapest way to M4 goes round it (no test).
     race, dice, _ = adv(
         [{"pos": at("S1", M, 1), "gear": 2}], [(2, 3)], gears={1: [2]},
-        pick=lambda opts: next(o for o in opts if o.end == at("S1", L, 4) and not o.debris),
+        pick=ending_at(at("S1", M, 4)),
     )  # fmt: skip
     assert race.adv is not None
     race.adv.drop_debris(at("S1", M, 3))
@@ -263,7 +263,7 @@ def test_slipstream_adds_three_spaces_round_the_leader() -> None:
 def test_no_slipstream_below_fourth_or_behind_a_faster_gear() -> None:
     race, _, policy = adv(
         [{"pos": at("S5", M, 1), "gear": 4}, {"pos": at("S5", M, 9), "gear": 5}],
-        [(4, 7)],
+        [(4, 7), (BLACK, 20), (BLACK, 20)],  # D1 stops behind D2: collision tests
         gears={1: [4]},
         pick=slipstream_pick,
     )
@@ -272,22 +272,21 @@ def test_no_slipstream_below_fourth_or_behind_a_faster_gear() -> None:
 
 
 def test_slipstream_into_a_corner_costs_a_brake_wp() -> None:
-    # S4 is 3 spaces long before C5: D1 behind D2 on S4's last space slips into the hairpin.
-    race, _, _ = adv(
-        [{"pos": at("C4", M, 1), "gear": 4}, {"pos": at("S4", M, 3), "gear": 4}],
+    # D1 ends behind D2 two spaces before C2: every 3-space slipstream enters C2 (FD-60).
+    race, dice, _ = adv(
+        [{"pos": at("S1", M, 9), "gear": 4}, {"pos": at("S1", M, 17), "gear": 4}],
         [(4, 7)],
         gears={1: [4]},
         pick=lambda opts: (
             max(opts, key=lambda o: o.steps)
             if any(o.slipstream for o in opts)
-            else next(o for o in opts if o.end == at("S4", M, 2) and o.braked == 0)
+            else ending_at(at("S1", M, 16))(opts)
         ),
-        rules=build_formula_d_rules({"exit_lane_lock": "overshoot_only"}, "advanced")[0],
     )
     d1 = car(race, 1)
-    d1.corner, d1.stops = SEG["C4"], 1
     race.play_move(d1)
-    assert d1.pos[0] == SEG["C5"] and d1.zones is not None and d1.zones["brakes"] == 2
+    assert d1.pos[0] == SEG["C2"] and d1.zones == {**FULL, "brakes": 2}
+    assert d1.corner == SEG["C2"] and d1.stops == 1 and dice.remaining == 0
 
 
 def test_soft_tyres_double_the_overshoot_on_lap_one() -> None:
