@@ -115,8 +115,7 @@ class RallyKind(GameKind):
             "seed": competition.seed,
             "drivers": [{"name": name} for _pk, name in load_drivers(competition)],
             "stages": [
-                {"name": s.name, "layout": s.layout}
-                for s in competition.stages.order_by("number")
+                {"name": s.name, "layout": s.layout} for s in competition.stages.order_by("number")
             ],
             "rules": dict(competition.rules),
         }
