@@ -256,8 +256,9 @@ def _recompute_from(
     chain = events[:chain_end]
     failed_at: int | None = None
     message = ""
-    # Later events are re-validated: a correction may make them invalid (API.md).
-    for i in range(start + 1, chain_end):
+    # Every event from the claimed one on is validated again: a correction may make a later one
+    # invalid (API.md), and an event queued again by an organiser may no longer fit either.
+    for i in range(start, chain_end):
         event = events[i]
         try:
             kind.validate_results(competition, event, list(event.results))

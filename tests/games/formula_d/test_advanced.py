@@ -256,7 +256,7 @@ def test_slipstream_adds_three_spaces_round_the_leader() -> None:
     d1 = car(race, 1)
     assert d1.pos[0] == SEG["S5"] and d1.pos[2] == 10  # 3 spaces on from M8
     assert d1.zones == FULL and dice.remaining == 0
-    assert [o.steps for o in policy.seen[1]][0] == 0  # declining is an option
+    assert policy.seen[1][0].steps == 0  # declining is an option
     assert any(e.kind == "slipstream" for e in race.moves[-1].events)
 
 
