@@ -377,9 +377,9 @@ class AutoDriver:
     def _best_record(self, race: Race, car: Car, options: OptionList, lam: float, pit: bool) -> int:
         """:meth:`option_value` on the search's records, without building the options.
 
-        Scanned from the longest move down: an option whose progress (its value before the
-        non-positive terms) is below the best value so far cannot win and is skipped. Ties go
-        to the lower index, as in the plain scan.
+        Scanned from the longest move down: an option whose progress less its WP cost (its
+        value before the non-positive terms) is below the best value so far cannot win and is
+        skipped. Ties go to the lower index, as in the plain scan.
         """
         track = race.track
         tables = lane_tables(track)
@@ -397,7 +397,7 @@ class AutoDriver:
         bwp, owp = rules.brake_wp_per_space, rules.overshoot_wp_per_space
         dwl, cwl = rules.danger_wp_loss, rules.collision_wp_loss
         roll, wp, car_in_pit = options.roll, car.wp, car.in_pit
-        future = self._future
+        futures = _future_table(rules)[car.gear]
         best_i, best_value = 0, float("-inf")
         raw = options.raw
         for i in range(len(raw) - 1, -1, -1):
@@ -422,6 +422,11 @@ class AutoDriver:
                 if cost >= wp:
                     value = OUT
                 else:
+                    bound = d - lam * cost
+                    if pit_end and pit:
+                        bound += 60.0
+                    if bound < best_value:
+                        continue  # the remaining terms are <= 0 (same float rounding)
                     value = -lam * cost - 0.3 * lam * len(val[1]) * dwl
                     value += d
                     if pit_end:
@@ -436,7 +441,11 @@ class AutoDriver:
                                 stops = 0 if key[4] else 1
                             if stops < seg_stops[c]:
                                 limit = corner_left[end]
-                        value += future(race, car.gear, limit, lam)
+                        kind, a, b = futures[limit if limit < 100 else 99]
+                        # = self._future(race, car.gear, limit, lam), tabulated
+                        value += (
+                            -2.0 if kind == 0 else (-12.0 * lam if kind == 1 else -(a * lam) - b)
+                        )
                         near = (nbr[end] & occupied).bit_count()
                         value -= near * 0.2 * cwl * lam
             if value >= best_value:
