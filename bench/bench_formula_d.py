@@ -1,6 +1,7 @@
 """Benchmark: simulate N two-lap Monaco races with 10 automatic drivers.
 
-Usage: ``.venv/bin/python bench/bench_formula_d.py [-n 100] [--seed 1] [--laps 2] [--tracemalloc]``
+Usage: ``.venv/bin/python bench/bench_formula_d.py [-n 100] [--seed 1] [--laps 2]
+[--rule-set basic|advanced] [--tracemalloc]``
 
 Prints races per second, moves per race and peak memory (the process's peak RSS; with
 ``--tracemalloc`` also the peak of Python allocations, which slows the run down).
@@ -19,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.formula_d import Entrant, simulate_race
-from scoring.formula_d.rules import FormulaDRules
+from scoring.formula_d.rules import build_formula_d_rules
 from scoring.rng import derive_rng
 
 
@@ -28,10 +29,11 @@ def main() -> None:
     parser.add_argument("-n", "--races", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--laps", type=int, default=2)
+    parser.add_argument("--rule-set", choices=("basic", "advanced"), default="basic")
     parser.add_argument("--tracemalloc", action="store_true")
     args = parser.parse_args()
     entrants = [Entrant(i + 1, f"Driver {i + 1}") for i in range(10)]
-    rules = FormulaDRules()
+    rules = build_formula_d_rules({}, args.rule_set)[0]
     if args.tracemalloc:
         tracemalloc.start()
     moves: list[int] = []
@@ -44,6 +46,7 @@ def main() -> None:
             entrants,
             laps=args.laps,
             rules=rules,
+            rule_set=args.rule_set,
             rng=derive_rng(args.seed, "race", number),
         )
         moves.append(len(outcome.moves))
@@ -52,7 +55,10 @@ def main() -> None:
     elapsed = time.perf_counter() - start
     cpu = time.process_time() - cpu_start
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"races: {args.races} x {args.laps}-lap Monaco, 10 cars, seed {args.seed}")
+    print(
+        f"races: {args.races} x {args.laps}-lap Monaco, 10 cars, seed {args.seed}, "
+        f"{args.rule_set} rules"
+    )
     print(
         f"races per second: {args.races / elapsed:.1f} wall ({elapsed:.2f} s), "
         f"{args.races / cpu:.1f} per CPU second ({cpu:.2f} s, one core)"

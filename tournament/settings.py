@@ -241,6 +241,12 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # One name per choice set: every event's status (stages, races, rally stages), and the
+    # Formula D result row's status, otherwise both "status" enums get a hashed name.
+    "ENUM_NAME_OVERRIDES": {
+        "EventStatusEnum": "tournament.competitions.models.Status",
+        "RaceResultStatusEnum": ["finished", "eliminated"],
+    },
     # Served from our own static files: clubs run Podium offline too.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -7,12 +7,11 @@ Street-racing rules (§12) are applied by :mod:`games.formula_d.street`.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-from games.formula_d import advanced, street
+from games.formula_d import advanced, contact, results, street
 from games.formula_d.circuit import Pos
 from games.formula_d.dice import BLACK, ENGINE_TRIGGER, DiceSource
 from games.formula_d.errors import FormulaDError
@@ -22,7 +21,6 @@ from games.formula_d.model import (
     Event,
     MoveRecord,
     RaceOutcome,
-    ResultEntry,
     Status,
 )
 from games.formula_d.moves import MoveContext, MoveOption, OptionList, Params, options_for
@@ -476,58 +474,11 @@ class Race:
 
     def end_of_move_tests(self, car: Car) -> None:
         """FD-29/FD-30: collision tests (none in the pit lane, FD-31)."""
-        if car.in_pit:
-            return
-        near: list[Car] = []
-        ahead = self.occupied.get(self.track.forward(car.pos))
-        if ahead is not None:
-            near.append(ahead)
-        for p in self.track.beside(car.pos):
-            other = self.occupied.get(p)
-            if other is not None and other not in near:
-                near.append(other)
-        if not near:
-            return
-        rank = {c.driver: i for i, c in enumerate(self.order)}
-        near.sort(key=lambda c: rank.get(c.driver, len(rank) + c.index))
-        if self.adv is not None:
-            advanced.collision_tests(self, car, near)
-            return
-        for involved in [car, *near]:
-            if not involved.running:
-                continue
-            value = self.dice.roll(BLACK)
-            if value <= self.rules.collision_fail_max:
-                self.events.append(
-                    Event("collision", involved.driver, value, -self.rules.collision_wp_loss)
-                )
-                self.lose(involved, self.rules.collision_wp_loss, "collision", log=False)
-            else:
-                self.events.append(Event("collision", involved.driver, value))
+        contact.collision_tests(self, car)
 
     def engine_test(self, trigger: Car) -> None:
         """FD-32/FD-33: the triggering car, then every car in 5th or 6th, in turn order."""
-        rank = {c.driver: i for i, c in enumerate(self.order)}
-        others = sorted(
-            (c for c in self.cars if c is not trigger and c.running and c.gear >= 5),
-            key=lambda c: rank.get(c.driver, len(rank) + c.index),
-        )
-        for car in [trigger, *others]:
-            if not car.running or car.in_pit:
-                continue
-            value = self.dice.roll(BLACK)
-            if self.adv is not None:
-                if advanced.engine_fails(self, value):
-                    advanced.lose(self, car, "engine", self.rules.engine_wp_loss, "engine")
-                    self.events[-1] = dataclasses.replace(self.events[-1], roll=value)
-                else:
-                    self.events.append(Event("engine", car.driver, value))
-                continue
-            lost = value <= self.rules.engine_fail_max
-            wp = -self.rules.engine_wp_loss if lost else 0
-            self.events.append(Event("engine", car.driver, value, wp))
-            if lost:
-                self.lose(car, self.rules.engine_wp_loss, "engine", log=False)
+        contact.engine_tests(self, trigger)
 
     # -- WP --------------------------------------------------------------------------------
 
@@ -568,76 +519,10 @@ class Race:
         option: MoveOption | None,
         events: list[Event],
     ) -> None:
-        path: tuple[dict[str, Any], ...] = ()
-        if option:
-            ids, labels = self.track.node_id, self.track.node_labels
-            path = tuple(
-                [
-                    {"segment": s, "lane": lane, "space": n}
-                    for s, lane, n in [labels[ids[p]] for p in option.path]
-                ]
-            )
-        self.moves.append(
-            MoveRecord(
-                round=self.round,
-                driver=car.driver,
-                gear=car.gear,
-                roll=roll,
-                start=start_kind,
-                nitro=bool(option and option.nitro),
-                path=path,
-                moved=option.steps if option else 0,
-                braked=option.braked if option else 0,
-                wp=max(car.wp, 0),
-                events=tuple(events),
-                zones=advanced.zones_tuple(car.zones) if car.zones is not None else (),
-            )
-        )
-
-    def _pos_json(self, pos: Pos) -> dict[str, object]:
-        if pos[0] == PIT:
-            return {"segment": "PIT", "lane": "P", "space": pos[2] + 1}
-        return self.track.circuit.pos_json(pos)
+        self.moves.append(results.move_record(self, car, roll, start_kind, option, events))
 
     # -- result ----------------------------------------------------------------------------
 
     def outcome(self) -> RaceOutcome:
         """FD-40 to FD-42: finishers in crossing order, then the eliminated (FD-41)."""
-        out = sorted(
-            self.eliminated,
-            key=lambda c: (-c.laps_done, -(c.elimination_order or 0)),
-        )
-        ranked = [*self.finishers, *out]
-        pole = self.grid[0].driver if self.grid else None
-        results = tuple(
-            ResultEntry(
-                driver=c.driver,
-                position=i + 1,
-                status="finished" if c.status == "finished" else "eliminated",
-                laps=self.laps if c.status == "finished" else min(c.laps_done, self.laps - 1),
-                elimination_order=c.elimination_order,
-                wp_left=max(c.wp, 0),
-                pole=c.driver == pole,
-                zones=_zones_left(c),
-            )
-            for i, c in enumerate(ranked)
-        )
-        return RaceOutcome(
-            circuit=self.track.circuit.name,
-            laps=self.laps,
-            results=results,
-            grid=tuple(c.driver for c in self.grid),
-            moves=tuple(self.moves),
-            rounds=self.round,
-            rule_set=self.rule_set,
-            weather=tuple(self.adv.weather_log) if self.adv is not None else (),
-        )
-
-
-def _zones_left(car: Car) -> tuple[tuple[str, int], ...] | None:
-    # FD-78 (advanced): WP left per zone; an eliminated car has 0 everywhere (project rule).
-    if car.zones is None:
-        return None
-    if car.status == "eliminated":
-        return tuple((z, 0) for z, _ in advanced.zones_tuple(car.zones))
-    return advanced.zones_tuple(car.zones)
+        return results.outcome(self)

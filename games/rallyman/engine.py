@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from games.rallyman.errors import PlanError
 from games.rallyman.notation import LogTurn
 from games.rallyman.rules import RallyRules
-from games.rallyman.track import CORNER, FINISH, SHORTCUT, Track
+from games.rallyman.track import CORNER, DRIFTING, FINISH, SHORTCUT, Track
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +172,50 @@ class TurnContext:
                 return "overtake_gear"
         return ""
 
+    def jump_passes(self, target: int, landing: int) -> bool:
+        """RM-23: a jump from ``target`` flying over a space to ``landing`` may not pass a car
+        that is in a corner, or drifting through a drift area, inside the stretch flown over.
+
+        RM-20 lets a jump ignore cars on the spaces flown over; RM-23 forbids passing a car in
+        a corner or a drift, so the specific rule wins: such a car may only be followed.
+        """
+        track = self.state.track
+        areas = {track.area[m] for m in track.succ[target]} | {track.area[landing]}
+        areas.discard(-1)
+        if not areas:
+            return False
+        front = track.front
+        low, high = front[target], front[landing]
+        for space in self.occupied:
+            area = track.area[space]
+            if (
+                area in areas
+                and (track.kind[space] == CORNER or track.method[space] == DRIFTING)
+                and low < front[space] < high
+            ):
+                return True
+        return False
+
+
+def jump_landings(track: Track, target: int, far: bool) -> tuple[int, ...]:
+    """RM-20: where a die on jump space ``target`` may land: one extra space, or two (``far``,
+    flying over one). A landing in a corner may be in either lane: the spaces of the other lane
+    beside a reached corner space count too (project ruling on "la voie de votre choix")."""
+    reach: list[int] = list(track.succ[target])
+    if far:
+        reach = [s for m in track.succ[target] for s in track.succ[m]] + [
+            m for m in track.succ[target] if track.kind[m] == FINISH
+        ]
+    out: list[int] = []
+    for s in reach:
+        if s not in out:
+            out.append(s)
+        if track.kind[s] == CORNER:
+            for beside in sorted(track.adjacent[s]):
+                if track.area[beside] == track.area[s] and beside not in out:
+                    out.append(beside)
+    return tuple(out)
+
 
 def turn_dice(rules: RallyRules, car: CarState) -> Dice:
     """RM-3 allowance less damage (RM-40), never below 0; boost only when enabled (RM-14)."""
@@ -289,16 +333,16 @@ def check_plan(ctx: TurnContext, plan: Plan) -> list[StepEffect]:
         jump = track.jump[target]
         if jump and effective >= jump and track.kind[target] != FINISH:
             landing = step.landing
-            reach = track.succ[target]
-            if effective > jump:  # RM-20: two extra spaces, flying over the middle one
-                reach = tuple(s for m in track.succ[target] for s in track.succ[m]) + tuple(
-                    m for m in track.succ[target] if track.kind[m] == FINISH
-                )
-            if landing not in reach:
+            # RM-20: g > N flies two extra spaces, over the middle one.
+            if landing not in jump_landings(track, target, effective > jump):
                 raise _fail("jump_landing", "the jump must land on a space it reaches (RM-20).", i)
             why = ctx.can_enter(target, landing, effective)
             if why:
                 raise _fail("jump_" + why, "the landing space is not free (RM-20).", i)
+            if effective > jump and ctx.jump_passes(target, landing):
+                raise _fail(
+                    "jump_passes", "a car in a corner or a drift may not be passed (RM-23).", i
+                )
             jump_risk = effective == jump + 1
             jump_auto = effective >= jump + 2
         elif step.landing != -1:

@@ -10,6 +10,11 @@
   of a LoC; never near a red-danger tile, and more cautious when damaged.
 - One at a time: roll while a hazard cannot reach the limit (RM-26); at the brink secure a die
   with tokens when cheap (RM-30), take a 1-in-6 chance when healthy, otherwise stop.
+- Boost (RM-14) whenever the caps allow two gears up; a first die repeating the gear (RM-11
+  parameter) in place of a coast die when it is no riskier or no coast die is left.
+- A Big Attack that loses control (RM-28, ``big_attack_loc_policy = "free"``): the thrown dice
+  are laid again where the LoC costs least (expected card and crash damage, less the road
+  gained).
 
 Deterministic: it reads no randomness at all; every choice breaks ties by space id.
 """
@@ -18,9 +23,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.rallyman.engine import Plan, Step, TurnContext
+from games.rallyman.engine import Plan, Step, TurnContext, jump_landings
 from games.rallyman.track import CORNER, FINISH, SHORTCUT, Track
-from games.rallyman.turn import ROLL, SECURE, STOP, RollState
+from games.rallyman.turn import ROLL, SECURE, STOP, Relay, RollState, Throw
+
+# A die option: (gear value, brake dice, boost); a coast die is (0, 0, False).
+Option = tuple[int, int, bool]
 
 RED = 3  # index of "red" in DANGER_LEVELS
 NO_GEAR = -1
@@ -35,6 +43,9 @@ class Profile:
     secure_budget: int = 3
     brink_odds: int = 1  # hazard faces out of 6 accepted at the brink when healthy
     look_ahead_rows: float = 3.0
+    row_s: float = 4.0  # seconds a row of road is worth (about a card per five rows)
+    damage_token_s: float = 30.0  # seconds a damage token is assumed to cost over a stage
+    relay_nodes: int = 20000  # bound on the RM-28 layouts examined after a failed Big Attack
 
 
 class AutoDriver:
@@ -68,13 +79,13 @@ class AutoDriver:
         car = ctx.car
         cur, gear = car.space, car.gear
         used = 0
-        gears = coasts = brakes = 0
+        gears = coasts = brakes = boosts = 0
         risky = self._cautious(ctx)
         steps: list[Step] = []
         ends: list[tuple[int, int]] = []  # (space, gear in effect) after each step
         while len(steps) < 12:
             best: tuple[float, int, Step, int] | None = None
-            options = _options(ctx, gear, used, gears, coasts, brakes)
+            options = _options(ctx, gear, used, gears, coasts, brakes, boosts, not steps)
             if not options:
                 break
             for t in track.succ[cur]:
@@ -94,6 +105,7 @@ class AutoDriver:
             else:
                 gears += 1
                 brakes += step.brakes
+                boosts += step.boost
                 used |= 1 << step.gear
                 gear = step.gear
             cur = end
@@ -122,7 +134,7 @@ class AutoDriver:
         free = [6] * track.size
         best: tuple[int, float, Step] | None = None
         gear = ctx.car.gear
-        options = sorted(_options(ctx, gear, 0, 0, 0, 0), key=lambda o: o[0] or gear)
+        options = sorted(_options(ctx, gear, 0, 0, 0, 0, 0, True), key=lambda o: o[0] or gear)
         for t in track.succ[ctx.car.space]:
             choice = self._die_for(ctx, free, ctx.car.space, t, gear, options, False)
             if choice is not None:
@@ -155,12 +167,12 @@ class AutoDriver:
         cur: int,
         t: int,
         gear: int,
-        options: list[tuple[int, int]],
+        options: list[Option],
         cautious: bool,
     ) -> tuple[Step, int, int] | None:
         """The first of ``options`` (best first) that may be laid on ``t`` within its cap."""
         track = ctx.track
-        for value, b in options:
+        for value, b, boost in options:
             effective = value or gear
             if effective > caps[t]:
                 continue
@@ -174,28 +186,32 @@ class AutoDriver:
             if jump and effective >= jump and track.kind[t] != FINISH:
                 if effective > jump + (0 if cautious else 1):
                     continue
-                found = self._landing(ctx, caps, t, effective, effective > jump, value)
+                found = self._landing(ctx, caps, t, effective, effective > jump, value, b)
                 if found is None:
                     continue
                 landing = end = found
-            return Step(t, value, brakes=b, landing=landing), end, effective
+            return Step(t, value, brakes=b, boost=boost, landing=landing), end, effective
         return None
 
     def _landing(
-        self, ctx: TurnContext, caps: list[int], t: int, effective: int, far: bool, value: int
+        self,
+        ctx: TurnContext,
+        caps: list[int],
+        t: int,
+        effective: int,
+        far: bool,
+        value: int,
+        brakes: int,
     ) -> int | None:
         track = ctx.track
         _, costs = self._table(ctx)
-        reach = list(track.succ[t])
-        if far:
-            reach = [s for m in track.succ[t] for s in track.succ[m]] + [
-                m for m in track.succ[t] if track.kind[m] == FINISH
-            ]
         best: int | None = None
-        for s in reach:
+        for s in jump_landings(track, t, far):
             if effective > caps[s] or ctx.can_enter(t, s, effective):
                 continue
-            if track.ford[s] and not (value == 0 or value == 1):
+            if track.ford[s] and not (value == 0 or (value == 1 and not brakes)):
+                continue
+            if far and ctx.jump_passes(t, s):  # RM-23
                 continue
             if best is None or costs[s] < costs[best]:
                 best = s
@@ -221,6 +237,8 @@ class AutoDriver:
                 dice.append(ctx.coast_faces())
             else:
                 dice.extend([faces.brake] * s.brakes)
+                if s.boost:
+                    dice.append(faces.boost)
                 dice.append(faces.gear[s.gear - 1])
         p_loc = _p_at_least(dice, rules.hazard_limit)
         earned = sum(1 for s in steps) * rules.token_seconds
@@ -249,26 +267,50 @@ class AutoDriver:
 
 
 def _options(
-    ctx: TurnContext, gear: int, used: int, gears: int, coasts: int, brakes: int
-) -> list[tuple[int, int]]:
-    """Dice that may follow ``gear`` (RM-11 to RM-15), fastest first: up, coast, down, brake.
-
-    Each is ``(gear value, brake dice)``; a coast die is ``(0, 0)``.
+    ctx: TurnContext,
+    gear: int,
+    used: int,
+    gears: int,
+    coasts: int,
+    brakes: int,
+    boosts: int,
+    first: bool,
+) -> list[Option]:
+    """Dice that may follow ``gear`` (RM-11 to RM-15), fastest first: boost, up, hold (coast or
+    the same gear again), down, brake.
     """
     dice = ctx.dice
-    options: list[tuple[int, int]] = []
+    options: list[Option] = []
     gear_left = gears < dice.gear
+    # RM-14: the boost skips a gear upwards; worth it whenever the caps allow it.
+    if gear_left and boosts < dice.boost and gear <= 4 and not used & (1 << (gear + 2)):
+        options.append((gear + 2, 0, True))
     if gear_left and gear < 6 and not used & (1 << (gear + 1)):
-        options.append((gear + 1, 0))
+        options.append((gear + 1, 0, False))
+    hold: list[Option] = []
     if coasts < dice.coast and gear >= 1:
-        options.append((0, 0))
+        hold.append((0, 0, False))
+    if (
+        first
+        and gear_left
+        and gear >= 1
+        and ctx.rules.first_die_may_repeat_gear
+        and not used & (1 << gear)
+    ):
+        # RM-11 parameter: repeating the gear keeps a coast die for later in the turn; it is
+        # preferred when its die is no riskier than the coast die it replaces.
+        if ctx.rules.hazard_faces.gear[gear - 1] <= ctx.coast_faces():
+            hold.insert(0, (gear, 0, False))
+        else:
+            hold.append((gear, 0, False))
+    options.extend(hold)
     if gear_left:
         if gear > 1 and not used & (1 << (gear - 1)):
-            options.append((gear - 1, 0))
+            options.append((gear - 1, 0, False))
         for b in range(1, dice.brake - brakes + 1):
             g = gear - 1 - b
             if g >= 1 and not used & (1 << g):
-                options.append((g, b))
+                options.append((g, b, False))
     return options
 
 

@@ -217,7 +217,7 @@ class RallyRules:
     later_stage_order: str = param("standings", choices=("standings", "entry", "random"))
     first_die_may_repeat_gear: bool = False
     hazard_limit: int = param(3, check=lambda v: as_int(v, minimum=1, maximum=20))
-    big_attack_loc_policy: str = param("planned", choices=("planned",))
+    big_attack_loc_policy: str = param("planned", choices=("planned", "free"))
     tokens_on_big_attack_loc: bool = True
     token_seconds: int = param(1, check=lambda v: as_int(v, minimum=0, maximum=60))
     tokens_carry_over: bool = False

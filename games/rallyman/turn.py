@@ -16,6 +16,7 @@ from games.rallyman.engine import (
     CarState,
     Plan,
     StageState,
+    Step,
     StepEffect,
     TurnContext,
     check_plan,
@@ -42,6 +43,38 @@ class RollState:
 
 
 Decide = Callable[[TurnContext, RollState], str]
+
+
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """RM-28: the dice of a Big Attack that lost control, as thrown, to be laid again.
+
+    ``gear`` holds ``(value, hazard shown)`` per gear die; the other kinds a hazard flag per die.
+    ``planned_loc`` is the step where the LoC happens in the planned order.
+    """
+
+    plan: Plan
+    gear: tuple[tuple[int, bool], ...]
+    coast: tuple[bool, ...]
+    brake: tuple[bool, ...]
+    boost: tuple[bool, ...]
+    planned_loc: int
+
+
+@dataclass(frozen=True, slots=True)
+class Relay:
+    """RM-28: a new layout of thrown dice after a failed Big Attack.
+
+    ``hazards[i]`` says how many of step ``i``'s coast or brake dice are ones that showed a
+    hazard (0 or 1 for a coast die, 0 to ``brakes`` for a gear die); a gear or boost die keeps
+    its own face. The layout must end in a LoC on its last die (RM-28: it must still produce one).
+    """
+
+    steps: tuple[Step, ...]
+    hazards: tuple[int, ...]
+
+
+Relayer = Callable[[TurnContext, Throw], Relay | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +113,7 @@ class TurnRecord:
     tokens: int
     finished: bool
     retired: bool
+    relaid: bool = False  # RM-28: the dice were laid again after a failed Big Attack
 
     def to_json(self, track: Track) -> dict[str, Any]:
         """JSON form for the replay (space labels instead of ids)."""
@@ -90,6 +124,7 @@ class TurnRecord:
             "gear_start": self.gear_start,
             "gear_end": self.gear_end,
             "mode": "big_attack" if self.big_attack else "one_at_a_time",
+            "relaid": self.relaid,
             "steps": self.steps_done,
             "dice": [
                 {"step": r.step + 1, "kind": r.kind, "hazard": r.hazard, "secured": r.secured}
@@ -121,13 +156,19 @@ def _always_roll(ctx: TurnContext, roll: RollState) -> str:
 
 
 def play_turn(
-    ctx: TurnContext, plan: Plan, chance: Chance, decide: Decide | None = None
+    ctx: TurnContext,
+    plan: Plan,
+    chance: Chance,
+    decide: Decide | None = None,
+    relay: Relayer | None = None,
 ) -> TurnRecord:
     """Check and carry out ``plan`` for ``ctx.car``; update the car and the stage's mud.
 
     ``decide`` answers ``"roll"``, ``"secure"`` or ``"stop"`` before each die of a
-    one-at-a-time turn (default: roll every die). Raises :class:`PlanError` for an illegal plan
-    or decision; nothing is changed then.
+    one-at-a-time turn (default: roll every die). With ``big_attack_loc_policy = "free"``,
+    ``relay`` may lay the dice of a Big Attack that lost control again (RM-28; ``None`` keeps the
+    planned order). Raises :class:`PlanError` for an illegal plan, decision or layout; the car is
+    not changed then.
     """
     effects = check_plan(ctx, plan)
     car, rules = ctx.car, ctx.rules
@@ -139,30 +180,38 @@ def play_turn(
     stopped = False
     done = 0
     shortcut_draws: list[str] = []
+    relaid = False
     if plan.big_attack and effects:
-        # RM-25: one throw of every planned die; RM-28 ruling: LoC on the die reaching the limit.
+        # RM-25: one throw of every planned die; RM-28: in the planned order, the LoC is on the
+        # first die that reaches the limit, overspeeds or jumps badly.
         for i, effect in enumerate(effects):
-            gear_hazard = False
+            die_hazard = False
             for kind, faces in effect.dice:
                 hit = chance.hazard(faces)
                 rolls.append(DieRoll(i, kind, hit))
-                if kind == "gear":
-                    gear_hazard = hit
+                if kind in _LAID:
+                    die_hazard = hit
                 if hit:
                     hazards += 1
-            if loc_step < 0 and (hazards >= limit or _lost_control(effect, gear_hazard)):
+            if loc_step < 0 and (hazards >= limit or _lost_control(effect, die_hazard)):
                 loc_step = i
         # RM-29: one token per gear and coast die thrown; brake and boost dice earn none.
-        thrown = sum(1 for r in rolls if r.kind in ("gear", "coast"))
+        thrown = sum(1 for r in rolls if r.kind in _LAID)
         if loc_step < 0 or rules.tokens_on_big_attack_loc:
             earned = thrown
+        if loc_step >= 0 and relay is not None and rules.big_attack_loc_policy == "free":
+            throw = _throw(plan, rolls, loc_step)
+            chosen = relay(ctx, throw)
+            if chosen is not None:
+                effects = _check_relay(ctx, throw, chosen)
+                loc_step, relaid = len(effects) - 1, True
         last = loc_step if loc_step >= 0 else len(effects) - 1
         for i in range(last + 1):
             _move(ctx, effects[i], shortcut_draws, chance)
             done += 1
     else:
         for i, effect in enumerate(effects):
-            gear_hazard = False
+            die_hazard = False
             for d, (kind, faces) in enumerate(effect.dice):
                 roll = RollState(i, kind, faces, d == 0, hazards, secured, car.tokens)
                 choice = decide(ctx, roll)
@@ -192,8 +241,8 @@ def play_turn(
                     raise PlanError("bad_decision", f"Unknown decision {choice!r}.", step=i)
                 hit = chance.hazard(faces)
                 rolls.append(DieRoll(i, kind, hit))
-                if kind == "gear":
-                    gear_hazard = hit
+                if kind in _LAID:
+                    die_hazard = hit
                 if hit:
                     hazards += 1
                     if hazards >= limit:
@@ -202,7 +251,7 @@ def play_turn(
                 break
             _move(ctx, effect, shortcut_draws, chance)
             done += 1
-            if hazards >= limit or _lost_control(effect, gear_hazard):
+            if hazards >= limit or _lost_control(effect, die_hazard):
                 loc_step = i
                 break
             if effect.finished:
@@ -223,11 +272,89 @@ def play_turn(
         earned,
         spent,
         chance,
+        relaid,
     )
 
 
-def _lost_control(effect: StepEffect, gear_hazard: bool) -> bool:
-    return effect.overspeed or effect.jump_auto or (effect.jump_risk and gear_hazard)
+# The dice laid on a space: a gear or a coast die. RM-20's "if this die rolls a hazard" is about
+# that die (a coast die jumps at the gear in effect); RM-29 pays one token for each of them.
+_LAID = ("gear", "coast")
+
+
+def _lost_control(effect: StepEffect, die_hazard: bool) -> bool:
+    return effect.overspeed or effect.jump_auto or (effect.jump_risk and die_hazard)
+
+
+def _throw(plan: Plan, rolls: Sequence[DieRoll], loc_step: int) -> Throw:
+    gear: list[tuple[int, bool]] = []
+    by_kind: dict[str, list[bool]] = {"coast": [], "brake": [], "boost": []}
+    for r in rolls:
+        if r.kind == "gear":
+            gear.append((plan.steps[r.step].gear, r.hazard))
+        else:
+            by_kind[r.kind].append(r.hazard)
+    return Throw(
+        plan,
+        tuple(gear),
+        tuple(by_kind["coast"]),
+        tuple(by_kind["brake"]),
+        tuple(by_kind["boost"]),
+        loc_step,
+    )
+
+
+def _relay_error(code: str, message: str, index: int) -> PlanError:
+    return PlanError(code, f"Relaid step {index + 1}: {message}", step=index)
+
+
+def _check_relay(ctx: TurnContext, throw: Throw, relay: Relay) -> list[StepEffect]:
+    """RM-28: the new layout uses thrown dice only, each once with its face, obeys the planning
+    rules (RM-10 to RM-24) and produces a LoC on its last die."""
+    if not relay.steps:
+        raise PlanError("relay_empty", "Lay at least one die: the LoC must still happen (RM-28).")
+    if len(relay.hazards) != len(relay.steps):
+        raise PlanError("relay_hazards", "Give the hazards of every relaid step.")
+    effects = check_plan(ctx, Plan(relay.steps))
+    gear_face = dict(throw.gear)
+    # [safe, hazard] dice of each kind still to lay
+    coast = [throw.coast.count(False), throw.coast.count(True)]
+    brake = [throw.brake.count(False), throw.brake.count(True)]
+    boost = list(throw.boost)
+    hazards, limit = 0, ctx.rules.hazard_limit
+    last = len(relay.steps) - 1
+    for i, (step, effect, chosen) in enumerate(
+        zip(relay.steps, effects, relay.hazards, strict=True)
+    ):
+        if step.coast:
+            if chosen not in (0, 1):
+                raise _relay_error("relay_hazards", "a coast die shows 0 or 1 hazard.", i)
+            coast[chosen] -= 1
+            die_hazard = chosen == 1
+            shown = chosen
+        else:
+            if step.gear not in gear_face:
+                raise _relay_error(
+                    "relay_not_thrown", f"the gear-{step.gear} die was not thrown.", i
+                )
+            die_hazard = gear_face[step.gear]
+            if not 0 <= chosen <= step.brakes:
+                raise _relay_error("relay_hazards", "more hazards than brake dice.", i)
+            brake[1] -= chosen
+            brake[0] -= step.brakes - chosen
+            shown = chosen + die_hazard
+            if step.boost:
+                if not boost:
+                    raise _relay_error("relay_not_thrown", "no boost die was thrown.", i)
+                shown += boost.pop()
+        if min(coast + brake) < 0:
+            raise _relay_error("relay_not_thrown", "more dice of that face than were thrown.", i)
+        hazards += shown
+        lost = hazards >= limit or _lost_control(effect, die_hazard)
+        if lost and i < last:
+            raise _relay_error("relay_after_loc", "no die may follow the LoC (RM-28).", i)
+        if not lost and i == last:
+            raise _relay_error("relay_no_loc", "the layout must still produce a LoC (RM-28).", i)
+    return effects
 
 
 def _move(ctx: TurnContext, effect: StepEffect, draws: list[str], chance: Chance) -> None:
@@ -259,6 +386,7 @@ def _end_turn(
     earned: int,
     spent: int,
     chance: Chance,
+    relaid: bool = False,
 ) -> TurnRecord:
     car, rules, track = ctx.car, ctx.rules, ctx.track
     outcome = ""
@@ -321,6 +449,7 @@ def _end_turn(
         tokens=car.tokens,
         finished=car.finished,
         retired=car.retired,
+        relaid=relaid,
     )
 
 

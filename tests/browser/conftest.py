@@ -13,8 +13,6 @@ from typing import Any
 
 import pytest
 
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -26,8 +24,10 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="package")
+def browser(django_db_setup: Any, live_server: Any) -> Iterator[Any]:
+    # Package scope: Playwright's event loop lives only while this package's tests run; the
+    # databases and the live server are set up before it starts.
     if not CHROMIUM.exists():
         pytest.skip("Chromium not installed at /usr/bin/chromium: browser tests skipped")
     from playwright.sync_api import sync_playwright
@@ -48,6 +48,19 @@ def watch(page: Any, errors: list[str]) -> Any:
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     return page
+
+
+@pytest.fixture(scope="package", autouse=True)
+def _allow_sync_orm_beside_playwright() -> Iterator[None]:
+    # Only while this package's tests run: a process-wide setting would leak into other tests
+    # (and into the subprocesses they start, such as the deploy check).
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    yield
+    if previous is None:
+        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture(autouse=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from tournament.championships.models import Championship, Driver, Race
@@ -106,6 +107,7 @@ class ChampionshipSerializer(serializers.ModelSerializer):
         return [race_summary(r, names) for r in championship.races.all()]
 
 
+@extend_schema_serializer(component_name="RaceResultRow")
 class ResultRowSerializer(serializers.Serializer):
     """One FD-78 entry; documents the schema (the rows themselves are checked by FD-79)."""
 

@@ -18,7 +18,7 @@ from games.formula_d import shipped_circuits
 from scoring.formula_d import build_formula_d_rules, check_laps, resolve_points
 from scoring.formula_d.rules import DEFAULT_POINTS, ZONES, FormulaDRules, default_laps
 from scoring.params import ParamError, rules_to_json
-from tournament.championships.messages import param_errors, translate_param
+from tournament.competitions.messages import param_message, param_messages
 
 MAX_DRIVERS = 60  # a club league, far above one box's 10 cars; keeps requests bounded
 MAX_RACES = 40
@@ -68,14 +68,14 @@ def check_setup(data: dict[str, Any]) -> dict[str, Any]:
     rule_set = data.get("rule_set") or "basic"
     rules, rule_errors = build_formula_d_rules(data.get("rules") or {}, rule_set)
     if rule_errors:
-        errors["rules"] = param_errors(rule_errors)
+        errors["rules"] = param_messages(rule_errors)
 
     raw_points = data.get("points")
     points: tuple[int, ...] = ()
     try:
         points = resolve_points(raw_points)
     except ParamError as exc:
-        errors["points"] = [translate_param(exc)]
+        errors["points"] = [param_message(exc)]
 
     drivers = data["drivers"]
     driver_errors = _check_drivers(drivers, rules, rule_set)
@@ -166,7 +166,7 @@ def _check_race(
         try:
             race["laps"] = check_laps(laps, rule_set)
         except ParamError as exc:
-            errors["laps"] = [translate_param(exc)]
+            errors["laps"] = [param_message(exc)]
     entered = race.get("drivers")
     if entered is None:
         # FD-78: by default every championship driver, so at most max_cars of them (FD-4).

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from scoring.rally import parse_championship_settings
 from tournament.clubs.models import Club
+from tournament.competitions.messages import param_messages
 from tournament.rallies.models import Driver, Rally, RallyChampionship, RallyStage
 from tournament.rallies.setup import RallySetupSerializer
 
@@ -158,7 +159,7 @@ class RallyChampionshipCreateSerializer(serializers.Serializer):
             if k in data
         }
         settings, problems = parse_championship_settings(given)
-        errors: dict[str, Any] = {k: [p.message for p in found] for k, found in problems.items()}
+        errors: dict[str, Any] = param_messages(problems)
         rallies = data["rallies"]
         if len(set(rallies)) != len(rallies):
             errors["rallies"] = [_("A rally may be added once.")]

@@ -16,6 +16,7 @@ from rest_framework import serializers
 
 from games.rallyman import SAMPLE_STAGES, layout_issues, parse_rules, sample_document
 from scoring.rally import normalize_name
+from tournament.competitions.messages import param_message
 from tournament.rallies.loading import CHAMPIONSHIP_SETTINGS
 
 MAX_DRIVERS = 40
@@ -56,8 +57,7 @@ def build_rally_rules(raw: dict[str, Any]) -> tuple[dict[str, Any], dict[str, li
             passed[key] = value
     rules, problems = parse_rules(passed)
     for key, found in problems.items():
-        # The engine's messages name the parameter's constraint; they are not translated yet.
-        errors.setdefault(key, []).extend(p.message for p in found)
+        errors.setdefault(key, []).extend(param_message(p) for p in found)
     return rules.to_json(), errors
 
 

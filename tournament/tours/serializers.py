@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from scoring.grand_tour import recommended_rest_days
@@ -109,6 +110,7 @@ class TourSerializer(serializers.ModelSerializer):
         return recommended_rest_days(len(tour.stages.all()))
 
 
+@extend_schema_serializer(component_name="TourStageResultRow")
 class ResultRowSerializer(serializers.Serializer):
     rider = serializers.IntegerField(min_value=-MAX_VALUE, max_value=2**62)
     position = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
@@ -130,6 +132,8 @@ class StageResultsInputSerializer(serializers.Serializer):
     version = serializers.IntegerField(required=False, min_value=0)
 
 
+# Its own component: the row as stored, with ``time`` (it would inherit the row's name).
+@extend_schema_serializer(component_name="StageResultOut")
 class StageResultOutSerializer(ResultRowSerializer):
     time = serializers.SerializerMethodField()
 

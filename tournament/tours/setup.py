@@ -18,6 +18,7 @@ from games.flamme_rouge.rules import StageRules
 from games.flamme_rouge.track import CourseError, parse_course
 from scoring.grand_tour.rules import GrandTourRules
 from scoring.params import build_rules, rules_to_json
+from tournament.competitions.messages import param_message
 from tournament.tours.loading import ALL_PARAMS, FR_PARAMS, GT_PARAMS
 
 MAX_STAGES = 21  # GT-1.1
@@ -89,8 +90,9 @@ def build_tour_rules(raw: dict[str, Any]) -> tuple[dict[str, Any], dict[str, lis
     fr, fr_errors = build_rules(StageRules, {k: v for k, v in raw.items() if k in FR_PARAMS})
     for key, problems in [*gt_errors.items(), *fr_errors.items()]:
         for problem in problems:
-            if problem.message not in errors.setdefault(key, []):
-                errors[key].append(problem.message)
+            message = param_message(problem)
+            if message not in errors.setdefault(key, []):
+                errors[key].append(message)
     return {**rules_to_json(fr), **rules_to_json(gt)}, errors
 
 

@@ -1,0 +1,188 @@
+"""What the path search returns: move options, their lazy list and the search's records.
+
+:class:`MoveOption` is one way to end a move; :class:`OptionList` holds the search's records
+(:data:`Record`) and builds a MoveOption only when one is used; :class:`MoveContext` and
+:data:`Params` describe the car and race to the search (:mod:`games.formula_d.search`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, overload
+
+from games.formula_d.circuit import Line, Pos
+from games.formula_d.track import PIT, Track
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOption:
+    """One way to end a move; ``steps`` spaces moved out of ``roll``."""
+
+    end: Pos
+    steps: int
+    roll: int
+    path: tuple[Pos, ...]
+    overshoot_spaces: int = 0  # FD-22: WP-charged spaces beyond short corners' exit lines
+    overshoot_out: bool = False  # FD-22: two or more stops short: eliminated
+    short: bool = False  # an overshooting move (FD-23, FD-24)
+    exited_corner: bool = False  # crossed some corner's exit line (FD-24 "always")
+    corners_left: tuple[int, ...] = ()
+    crossed_line: bool = False
+    finished: bool = False
+    into_box: bool = False
+    danger: tuple[Pos, ...] = ()
+    police: bool = False
+    forced: int = 0  # FD-27: spaces the car could not move whatever the path
+    nitro: bool = False
+    debris: tuple[Pos, ...] = ()  # FD-64 (advanced): debris spaces passed over or stopped on
+    slipstream: int = 0  # FD-65 (advanced): slipstream spaces added to the roll
+
+    @property
+    def braked(self) -> int:
+        """Spaces not moved on the track (0 when finishing, boxing or in the pit lane)."""
+        if self.finished or self.into_box or self.overshoot_out or self.end[0] == PIT:
+            return 0
+        return self.roll - self.steps
+
+    @property
+    def in_pit(self) -> bool:
+        return self.end[0] == PIT
+
+
+@dataclass(frozen=True, slots=True)
+class MoveContext:
+    """What the path search needs to know about the car and the race."""
+
+    start: Pos
+    corner: int  # the corner segment the car stands in, or -1
+    stops: int
+    final_crossing: bool  # the next crossing of the finish line finishes the race
+    may_pit: bool
+    box: int  # the car's own box (pit-lane space), or -1 when it has stopped there already
+    max_lane_changes: int
+    lock_always: bool  # FD-21 exit_lane_lock
+    max_missing: int  # FD-22 overshoot_max_missing_stops
+    danger: Collection[Pos] = ()
+    tunnels: Mapping[Pos, Pos] | None = None
+    police_line: Line | None = None
+
+
+# The search parameters as one hashable tuple (the memo key with the roll):
+# (start id, corner, stops, final crossing, may pit, box, max lane changes, lock always,
+#  max missing stops, danger spaces, tunnel pairs, police line, debris spaces).
+Params = tuple[
+    int,
+    int,
+    int,
+    bool,
+    bool,
+    int,
+    int,
+    bool,
+    int,
+    frozenset[Pos],
+    tuple[tuple[Pos, Pos], ...],
+    Line | None,
+    frozenset[Pos],
+]
+
+# State flags (bits of the ``flags`` field of a search state).
+LOCKED, CROSSED, EXITED, POLICE = 1, 2, 4, 8
+StateKey = tuple[int, int, int, int, int]  # (space id, lane changes, zig origin id, flags, short)
+StateCost = tuple[
+    int, tuple[int, ...], Any, tuple[int, ...], tuple[int, ...]
+]  # over, danger, chain,
+# corners left, debris
+
+Record = tuple[int, str, StateKey, StateCost]  # (spaces moved, terminal, state, costs)
+
+
+class OptionList(Sequence[MoveOption]):
+    """The options of one move, in ``(steps, end)`` order, built into MoveOptions on access.
+
+    ``raw[i]`` is the search's record of option ``i``: ``(steps, terminal, state, costs)``. The
+    automatic driver scores the records directly and builds only the option it picks; other
+    policies see an ordinary sequence. An option is built once, so identity is stable.
+    """
+
+    __slots__ = ("_built", "forced", "raw", "roll", "track")
+
+    def __init__(self, track: Track, roll: int, forced: int, raw: list[Record]) -> None:
+        self.track = track
+        self.roll = roll
+        self.forced = forced
+        self.raw = raw
+        self._built: list[MoveOption | None] = [None] * len(raw)
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    @overload
+    def __getitem__(self, index: int) -> MoveOption: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[MoveOption]: ...
+
+    def __getitem__(self, index: int | slice) -> MoveOption | list[MoveOption]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self.raw)))]
+        option = self._built[index]
+        if option is None:
+            option = self._built[index] = self._build(self.raw[index])
+        return option
+
+    def __iter__(self) -> Iterator[MoveOption]:
+        for i in range(len(self.raw)):
+            yield self[i]
+
+    def within_braking(self, spaces: int) -> OptionList:
+        """These options without those braking more than ``spaces`` beyond the forced ones."""
+        is_pit = self.track.is_pit
+        keep: list[Record] = []
+        for record in self.raw:
+            depth, terminal, key, _ = record
+            if terminal or is_pit[key[0]]:
+                keep.append(record)
+                continue
+            braked = self.roll - depth
+            if braked - min(self.forced, braked) <= spaces:
+                keep.append(record)
+        if len(keep) == len(self.raw):
+            return self
+        return OptionList(self.track, self.roll, self.forced, keep)
+
+    def offered(self, option: MoveOption) -> bool:
+        """Whether ``option`` is one of these (by identity, then by value)."""
+        return any(o is option for o in self._built) or option in list(self)
+
+    def _build(self, record: Record) -> MoveOption:
+        depth, terminal, key, val = record
+        nodes = self.track.nodes
+        over, dz, chain, corners, db = val
+        path: list[Pos] = []
+        link = chain
+        while link is not None:
+            path.append(nodes[link[0]])
+            link = link[1]
+        path.reverse()
+        flags = key[3]
+        return MoveOption(
+            nodes[key[0]],
+            depth,
+            self.roll,
+            tuple(path),
+            over,
+            terminal == "out",
+            key[4] > 0,
+            bool(flags & EXITED),
+            corners,
+            bool(flags & CROSSED),
+            terminal == "finish",
+            terminal == "box",
+            tuple([nodes[n] for n in dz]) if dz else (),
+            bool(flags & POLICE),
+            self.forced,
+            False,
+            tuple([nodes[n] for n in db]) if db else (),
+        )

@@ -1,0 +1,85 @@
+"""What a race leaves behind: the per-move log and the classified result (FD-40 to FD-42)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from games.formula_d import advanced
+from games.formula_d.model import Event, MoveRecord, RaceOutcome, ResultEntry
+from games.formula_d.moves import MoveOption
+
+if TYPE_CHECKING:
+    from games.formula_d.race import Car, Race
+
+
+def move_record(
+    race: Race,
+    car: Car,
+    roll: int | None,
+    start_kind: str | None,
+    option: MoveOption | None,
+    events: list[Event],
+) -> MoveRecord:
+    """One move of the log, for replays."""
+    path: tuple[dict[str, Any], ...] = ()
+    if option:
+        ids, labels = race.track.node_id, race.track.node_labels
+        path = tuple(
+            [
+                {"segment": s, "lane": lane, "space": n}
+                for s, lane, n in [labels[ids[p]] for p in option.path]
+            ]
+        )
+    return MoveRecord(
+        round=race.round,
+        driver=car.driver,
+        gear=car.gear,
+        roll=roll,
+        start=start_kind,
+        nitro=bool(option and option.nitro),
+        path=path,
+        moved=option.steps if option else 0,
+        braked=option.braked if option else 0,
+        wp=max(car.wp, 0),
+        events=tuple(events),
+        zones=advanced.zones_tuple(car.zones) if car.zones is not None else (),
+    )
+
+
+def outcome(race: Race) -> RaceOutcome:
+    """FD-40 to FD-42: finishers in crossing order, then the eliminated (FD-41)."""
+    out = sorted(race.eliminated, key=lambda c: (-c.laps_done, -(c.elimination_order or 0)))
+    ranked = [*race.finishers, *out]
+    pole = race.grid[0].driver if race.grid else None
+    rows = tuple(
+        ResultEntry(
+            driver=c.driver,
+            position=i + 1,
+            status="finished" if c.status == "finished" else "eliminated",
+            laps=race.laps if c.status == "finished" else min(c.laps_done, race.laps - 1),
+            elimination_order=c.elimination_order,
+            wp_left=max(c.wp, 0),
+            pole=c.driver == pole,
+            zones=_zones_left(c),
+        )
+        for i, c in enumerate(ranked)
+    )
+    return RaceOutcome(
+        circuit=race.track.circuit.name,
+        laps=race.laps,
+        results=rows,
+        grid=tuple(c.driver for c in race.grid),
+        moves=tuple(race.moves),
+        rounds=race.round,
+        rule_set=race.rule_set,
+        weather=tuple(race.adv.weather_log) if race.adv is not None else (),
+    )
+
+
+def _zones_left(car: Car) -> tuple[tuple[str, int], ...] | None:
+    # FD-78 (advanced): WP left per zone; an eliminated car has 0 everywhere (project rule).
+    if car.zones is None:
+        return None
+    if car.status == "eliminated":
+        return tuple((z, 0) for z, _ in advanced.zones_tuple(car.zones))
+    return advanced.zones_tuple(car.zones)
