@@ -1,4 +1,4 @@
-"""Formula D race engine and simulator (rules: ``rules/formula_d.md``, basic rule set).
+"""Formula D race engine and simulator (rules: ``rules/formula_d.md``, basic and advanced sets).
 
 Public entry points: :func:`simulate_race` (a whole race with automatic drivers),
 :class:`Race` (step by step, with injected dice and policy), :func:`circuit_from_json` /

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from games.formula_d import advanced
 from games.formula_d.dice import GEAR_FACES, distribution
-from games.formula_d.moves import MoveOption
+from games.formula_d.moves import MoveOption, options_for
 from games.formula_d.track import PIT
 from scoring.formula_d.rules import ZONES
 
@@ -86,8 +86,9 @@ def choose_gear(driver: AutoDriver, race: Race, car: Car, allowed: Sequence[int]
     last = len(base) - 1
     brake = rules.brake_wp_per_space * lam["brakes"]
     # Cars ahead: beyond ``reach`` spaces the car is blocked and pays the FD-62 table.
-    probe = race.options(car, last)
-    reach = last - probe.forced
+    params = race.params(car)
+    probe = options_for(race.track, (*params[:12], frozenset()), last, race.occupancy(car))
+    reach = last - probe.forced  # debris does not block: left out of the probe
     blocked: list[float] = []
     for spaces in range(last + 1):
         table = rules.blocking_table.cost(spaces)

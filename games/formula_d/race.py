@@ -1,8 +1,9 @@
-"""The Formula D race engine: grid, start, rounds, moves and their consequences (basic rules).
+"""The Formula D race engine: grid, start, rounds, moves and their consequences.
 
 One :class:`Race` owns the mutable state of a race. It asks a :class:`DriverPolicy` for decisions
 (gear, path) and a :class:`~games.formula_d.dice.DiceSource` for rolls, so a test can script both.
-Street-racing rules (§12) are applied by :mod:`games.formula_d.street`.
+Street-racing rules (§12) are applied by :mod:`games.formula_d.street`, the advanced rule set
+(§13) by :mod:`games.formula_d.advanced`.
 """
 
 from __future__ import annotations
@@ -283,12 +284,7 @@ class Race:
 
         Advanced: without the voluntary braking the car's brakes cannot pay (FD-60).
         """
-        ids = self.track.node_id
-        occupied = 0
-        for pos in self.occupied:
-            occupied |= 1 << ids[pos]
-        occupied &= ~(1 << ids[car.pos])
-        options = options_for(self.track, self.params(car), roll, occupied)
+        options = options_for(self.track, self.params(car), roll, self.occupancy(car))
         if car.zones is not None and not car.in_pit:
             options = options.within_braking(
                 car.zones["brakes"] // self.rules.brake_wp_per_space
@@ -296,6 +292,14 @@ class Race:
                 else roll
             )
         return options
+
+    def occupancy(self, car: Car) -> int:
+        """The bit mask of the spaces of the other cars (``Track.node_id``)."""
+        ids = self.track.node_id
+        occupied = 0
+        for pos in self.occupied:
+            occupied |= 1 << ids[pos]
+        return occupied & ~(1 << ids[car.pos])
 
     def params(self, car: Car) -> Params:
         """:meth:`context` as the path search's hashable parameters (the hot path)."""

@@ -18,7 +18,6 @@ bit mask of every space each layer looked at, and reused while none of those spa
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
 
 from games.formula_d.circuit import Line, Pos
 from games.formula_d.options import (
@@ -84,9 +83,7 @@ def options_for(track: Track, params: Params, roll: int, occupied: int) -> Optio
         plain: Params = (*params[:12], _NO_SPACES)
         free = _memo(track, plain, roll)
         if free.fp[roll] & _tables(track).mask(debris):
-            once = _Search(track, params)
-            once.extend(roll)
-            return once.resume(0, roll, occupied) if occupied else once.collapse(roll)
+            free = _memo(track, params, roll, _tables(track).with_debris)
     else:
         free = _memo(track, params, roll)
     fp = free.fp
@@ -103,9 +100,12 @@ def options_for(track: Track, params: Params, roll: int, occupied: int) -> Optio
     return free.resume(first - 1, roll, occupied)
 
 
-def _memo(track: Track, params: Params, roll: int) -> _Search:
-    cache: dict[Any, Any] = track.move_cache
-    free: _Search | None = cache.get(params)
+def _memo(
+    track: Track, params: Params, roll: int, cache: dict[Params, _Search] | None = None
+) -> _Search:
+    if cache is None:
+        cache = track.move_cache
+    free = cache.get(params)
     if free is None:
         if len(cache) >= _CACHE_LIMIT:
             cache.clear()
@@ -133,6 +133,9 @@ class _Tables:
         self.sets: dict[frozenset[Pos], frozenset[int]] = {}
         self.maps: dict[tuple[tuple[Pos, Pos], ...], dict[int, int]] = {}
         self.lines: dict[Line, tuple[bool, ...]] = {}
+        # searches whose parameters hold debris (FD-64): they go stale as debris is added, so
+        # they are kept apart from the main memo and dropped in bulk when it fills
+        self.with_debris: dict[Params, _Search] = {}
 
     def node_set(self, spaces: frozenset[Pos]) -> frozenset[int]:
         out = self.sets.get(spaces)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from math import lcm
+from typing import Any
 
 from games.formula_d.circuit import Circuit, Line, Pos
 
@@ -150,7 +151,7 @@ class Track:
         self.near_line = tuple(
             steps <= 40 or p[0] == PIT for steps, p in zip(dist, self.nodes, strict=True)
         )
-        self.move_cache: dict[object, object] = {}  # moves.py: options on an empty track
+        self.move_cache: dict[Any, Any] = {}  # search.py: searches on the empty track
 
     def before_table(self, line: Line) -> tuple[bool, ...]:
         """Per space id: whether it lies before ``line`` (pit spaces never do)."""

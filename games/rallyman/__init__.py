@@ -3,7 +3,8 @@
 Pure Python (no Django). Typical use by the service::
 
     track = build_track(load_layout("gravel-flats"))   # or a layout document
-    run = simulate_stage(track, [CarEntry(7), CarEntry(8)], rules,
+    order = start_order(number, classification, entry_list, rules, rng=...)   # RM-6
+    run = simulate_stage(track, stage_entries(order, rules, previous_replay), rules,
                          derive_rng(seed, "rally_stage", number))
     run.sheet()          # RM-52 rows for the stage
     log_time("1 2 3 4 t2", rules).net_time
@@ -42,10 +43,18 @@ from games.rallyman.notation import (
     parse_log,
 )
 from games.rallyman.policy import AutoDriver, Profile
+from games.rallyman.rally import stage_entries, start_order
 from games.rallyman.rules import RallyRules, parse_rules
 from games.rallyman.simulate import CarEntry, CarRun, Driver, StageRun, simulate_stage, turn_order
 from games.rallyman.track import Track, build_track
-from games.rallyman.turn import RollState, TurnRecord, play_turn, return_after_crash
+from games.rallyman.turn import (
+    Relay,
+    RollState,
+    Throw,
+    TurnRecord,
+    play_turn,
+    return_after_crash,
+)
 
 __all__ = [
     "SAMPLE_STAGES",
@@ -67,11 +76,13 @@ __all__ = [
     "RallyRules",
     "RallymanError",
     "RandomChance",
+    "Relay",
     "RollState",
     "ScriptedChance",
     "StageRun",
     "StageState",
     "Step",
+    "Throw",
     "Track",
     "TurnContext",
     "TurnLog",
@@ -90,5 +101,7 @@ __all__ = [
     "return_after_crash",
     "sample_document",
     "simulate_stage",
+    "stage_entries",
+    "start_order",
     "turn_order",
 ]

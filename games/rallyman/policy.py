@@ -10,8 +10,9 @@
   of a LoC; never near a red-danger tile, and more cautious when damaged.
 - One at a time: roll while a hazard cannot reach the limit (RM-26); at the brink secure a die
   with tokens when cheap (RM-30), take a 1-in-6 chance when healthy, otherwise stop.
-- Boost (RM-14) whenever the caps allow two gears up; a first die repeating the gear (RM-11
-  parameter) in place of a coast die when it is no riskier or no coast die is left.
+- Boost (RM-14) and a first die repeating the gear (RM-11 parameter): the turn is also planned
+  with them, and they are laid when that turn is better value (seconds per row, with the LoC
+  risk their dice add).
 - A Big Attack that loses control (RM-28, ``big_attack_loc_policy = "free"``): the thrown dice
   are laid again where the LoC costs least (expected card and crash damage, less the road
   gained).
@@ -24,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.rallyman.engine import Plan, Step, TurnContext, jump_landings
+from games.rallyman.relay import RelayCosts, best_relay
 from games.rallyman.track import CORNER, FINISH, SHORTCUT, Track
 from games.rallyman.turn import ROLL, SECURE, STOP, Relay, RollState, Throw
 
@@ -75,17 +77,57 @@ class AutoDriver:
     def plan(self, ctx: TurnContext) -> Plan:
         """Lay the dice for this turn and pick the roll mode."""
         caps, costs = self._table(ctx)
+        rules = ctx.rules
+        risky = self._cautious(ctx)
+        chosen = self._greedy(ctx, caps, costs, risky, boost=False, repeat=False)
+        if not chosen:
+            return self._forced(ctx, costs)
+        # RM-14 boost and the RM-11 repeated first gear: laid only when the turn they give is
+        # better value (seconds per row, counting the LoC risk their dice add).
+        may_repeat = rules.first_die_may_repeat_gear and ctx.car.gear >= 1
+        if ctx.dice.boost or may_repeat:
+            value = self._value(ctx, chosen)
+            for boost, repeat in ((True, False), (False, True), (True, True)):
+                if (boost and not ctx.dice.boost) or (repeat and not may_repeat):
+                    continue
+                other = self._greedy(ctx, caps, costs, risky, boost=boost, repeat=repeat)
+                if other and other != chosen:
+                    other_value = self._value(ctx, other)
+                    if other_value < value - 1e-9:
+                        chosen, value = other, other_value
+        return Plan(chosen, big_attack=self._big_attack(ctx, chosen, risky))
+
+    def _greedy(
+        self,
+        ctx: TurnContext,
+        caps: list[int],
+        costs: list[float],
+        risky: bool,
+        *,
+        boost: bool,
+        repeat: bool,
+    ) -> tuple[Step, ...]:
+        """Each die the fastest the caps allow on the best next space; then the prefix with the
+        most distance per second of its card (RM-33). ``boost``/``repeat`` allow those dice."""
         track, rules = ctx.track, ctx.rules
         car = ctx.car
         cur, gear = car.space, car.gear
         used = 0
         gears = coasts = brakes = boosts = 0
-        risky = self._cautious(ctx)
         steps: list[Step] = []
         ends: list[tuple[int, int]] = []  # (space, gear in effect) after each step
         while len(steps) < 12:
             best: tuple[float, int, Step, int] | None = None
-            options = _options(ctx, gear, used, gears, coasts, brakes, boosts, not steps)
+            options = _options(
+                ctx,
+                gear,
+                used,
+                gears,
+                coasts,
+                brakes,
+                boost and boosts < ctx.dice.boost,
+                repeat and not steps,
+            )
             if not options:
                 break
             for t in track.succ[cur]:
@@ -113,7 +155,7 @@ class AutoDriver:
             if track.kind[cur] == FINISH:
                 break
         if not steps:
-            return self._forced(ctx, costs)
+            return ()
         # Keep the prefix with the most distance per second of its card (RM-33).
         start = track.progress[car.space]
         best_k, best_rate = 1, -1.0
@@ -124,8 +166,33 @@ class AutoDriver:
                 rate = (track.progress[space] - start) / rules.card_seconds(g)
             if rate > best_rate:
                 best_k, best_rate = k, rate
-        chosen = tuple(steps[:best_k])
-        return Plan(chosen, big_attack=self._big_attack(ctx, chosen, risky))
+        return tuple(steps[:best_k])
+
+    def _value(self, ctx: TurnContext, steps: tuple[Step, ...]) -> float:
+        """Expected seconds per row of a turn (lower is better): its card, plus the chance that
+        its dice reach the hazard limit (RM-26) times a LoC's extra cost; finishing comes first."""
+        track, rules = ctx.track, ctx.rules
+        faces = rules.hazard_faces
+        dice: list[int] = []
+        gear = ctx.car.gear
+        for s in steps:
+            if s.coast:
+                dice.append(ctx.coast_faces())
+                continue
+            dice.extend([faces.brake] * s.brakes)
+            if s.boost:
+                dice.append(faces.boost)
+            dice.append(faces.gear[s.gear - 1])
+            gear = s.gear
+        last = steps[-1]
+        end = last.landing if last.landing >= 0 else last.space
+        card = rules.card_seconds(gear)
+        if track.kind[end] == FINISH:
+            return card - 1e6
+        p_loc = _p_at_least(dice, rules.hazard_limit)
+        expected = card + p_loc * (rules.loc_card_s + self.profile.loc_cost_s - card)
+        rows = track.progress[end] - track.progress[ctx.car.space]
+        return expected / max(rows, 1e-9)
 
     def _forced(self, ctx: TurnContext, costs: list[float]) -> Plan:
         """No die keeps to the caps (mud appeared, RM-19): the car cannot wait, so it takes
@@ -134,7 +201,7 @@ class AutoDriver:
         free = [6] * track.size
         best: tuple[int, float, Step] | None = None
         gear = ctx.car.gear
-        options = sorted(_options(ctx, gear, 0, 0, 0, 0, 0, True), key=lambda o: o[0] or gear)
+        options = sorted(_options(ctx, gear, 0, 0, 0, 0, False, False), key=lambda o: o[0] or gear)
         for t in track.succ[ctx.car.space]:
             choice = self._die_for(ctx, free, ctx.car.space, t, gear, options, False)
             if choice is not None:
@@ -247,6 +314,11 @@ class AutoDriver:
 
     # --- rolling --------------------------------------------------------------------------
 
+    def relay(self, ctx: TurnContext, throw: Throw) -> Relay | None:
+        """RM-28 (``"free"``): lay a failed Big Attack's dice where the LoC costs least."""
+        p = self.profile
+        return best_relay(ctx, throw, RelayCosts(p.row_s, p.damage_token_s, p.relay_nodes))
+
     def before_die(self, ctx: TurnContext, roll: RollState) -> str:
         """Roll, secure with tokens (RM-30) or stop (RM-25) before the next die."""
         limit = ctx.rules.hazard_limit
@@ -273,37 +345,24 @@ def _options(
     gears: int,
     coasts: int,
     brakes: int,
-    boosts: int,
-    first: bool,
+    boost: bool,
+    repeat: bool,
 ) -> list[Option]:
-    """Dice that may follow ``gear`` (RM-11 to RM-15), fastest first: boost, up, hold (coast or
-    the same gear again), down, brake.
+    """Dice that may follow ``gear`` (RM-11 to RM-15), fastest first: boost (when ``boost``),
+    up, the same gear again (when ``repeat``: RM-11 parameter, first die only), coast, down,
+    brake.
     """
     dice = ctx.dice
     options: list[Option] = []
     gear_left = gears < dice.gear
-    # RM-14: the boost skips a gear upwards; worth it whenever the caps allow it.
-    if gear_left and boosts < dice.boost and gear <= 4 and not used & (1 << (gear + 2)):
-        options.append((gear + 2, 0, True))
+    if boost and gear_left and gear <= 4 and not used & (1 << (gear + 2)):
+        options.append((gear + 2, 0, True))  # RM-14: one gear skipped upwards
     if gear_left and gear < 6 and not used & (1 << (gear + 1)):
         options.append((gear + 1, 0, False))
-    hold: list[Option] = []
+    if repeat and gear_left and gear >= 1 and not used & (1 << gear):
+        options.append((gear, 0, False))  # keeps a coast die for later in the turn
     if coasts < dice.coast and gear >= 1:
-        hold.append((0, 0, False))
-    if (
-        first
-        and gear_left
-        and gear >= 1
-        and ctx.rules.first_die_may_repeat_gear
-        and not used & (1 << gear)
-    ):
-        # RM-11 parameter: repeating the gear keeps a coast die for later in the turn; it is
-        # preferred when its die is no riskier than the coast die it replaces.
-        if ctx.rules.hazard_faces.gear[gear - 1] <= ctx.coast_faces():
-            hold.insert(0, (gear, 0, False))
-        else:
-            hold.append((gear, 0, False))
-    options.extend(hold)
+        options.append((0, 0, False))
     if gear_left:
         if gear > 1 and not used & (1 << (gear - 1)):
             options.append((gear - 1, 0, False))

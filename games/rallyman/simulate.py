@@ -13,17 +13,21 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.rallyman.dice import Chance, RandomChance
-from games.rallyman.engine import CarState, Plan, StageState, TurnContext, make_context
+from games.rallyman.engine import CarState, Plan, StageState, TurnContext, make_context, turn_dice
 from games.rallyman.errors import RallymanError
 from games.rallyman.notation import TurnLog
 from games.rallyman.policy import AutoDriver
 from games.rallyman.rules import RallyRules
 from games.rallyman.track import Track
-from games.rallyman.turn import RollState, play_turn, return_after_crash
+from games.rallyman.turn import Relayer, RollState, play_turn, return_after_crash
 
 
 class Driver(Protocol):
-    """Plans each turn and decides before each die of a one-at-a-time roll."""
+    """Plans each turn and decides before each die of a one-at-a-time roll.
+
+    A driver may also have ``relay(ctx, throw) -> Relay | None`` (see ``turn.Relayer``): the
+    simulator then offers it the RM-28 choice after a Big Attack that loses control.
+    """
 
     def plan(self, ctx: TurnContext) -> Plan:
         """The dice laid for the turn (RM-10)."""
@@ -36,10 +40,15 @@ class Driver(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class CarEntry:
-    """A car in start order: its id and the tokens it brings (RM-31 ``tokens_carry_over``)."""
+    """A car in start order: its id, the tokens it brings (RM-31 ``tokens_carry_over``) and
+    the damage tokens it starts with, gear, brake, coast (RM-40 ``repair_between_stages``).
+
+    ``rally.stage_entries`` builds them from the previous stage by the rules.
+    """
 
     car: int
     tokens: int = 0
+    damage: tuple[int, int, int] = (0, 0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +101,8 @@ class StageRun:
                     "tokens": c.tokens,
                     "net_time": c.net_time,
                     "retire_reason": c.retire_reason or None,
+                    "carried_tokens": c.carried_tokens,
+                    "damage": list(c.damage),
                 }
                 for c in self.cars
             ],
@@ -147,9 +158,24 @@ def simulate_stage(
         raise RallymanError("duplicate_car", "A car is entered twice.")
     chance = chance or RandomChance(rng)
     driver = driver or AutoDriver()
-    cars = [CarState(e.car, i + 1, tokens=e.tokens) for i, e in enumerate(entries)]
+    relay: Relayer | None = getattr(driver, "relay", None)  # optional (see Driver)
+    cars = [
+        CarState(
+            e.car,
+            i + 1,
+            tokens=e.tokens,
+            gear_damage=e.damage[0],
+            brake_damage=e.damage[1],
+            coast_damage=e.damage[2],
+        )
+        for i, e in enumerate(entries)
+    ]
+    for car in cars:
+        if turn_dice(rules, car).gear == 0:
+            # RM-40: damage brought from the last stage can leave no gear die at all.
+            car.retired, car.retire_reason = True, "no_gear_dice"
     state = StageState(track, rules, cars)
-    waiting = list(cars)
+    waiting = [c for c in cars if c.active]
     replay: list[dict[str, Any]] = []
     rounds = 0
     limit = rules.max_turns_per_stage
@@ -173,7 +199,7 @@ def simulate_stage(
                 return_after_crash(state, car)
             ctx = make_context(state, car, leader=index == 0)  # RM-9
             plan = driver.plan(ctx)
-            record = play_turn(ctx, plan, chance, driver.before_die)
+            record = play_turn(ctx, plan, chance, driver.before_die, relay)
             entry = record.to_json(track)
             entry["round"] = rounds
             entry["leader"] = index == 0

@@ -15,7 +15,6 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.params import ParamError
 from tournament.competitions.errors import nest_row_errors
 
 #: FD-78 / FD-79 result issues (scoring/formula_d/validation.py).
@@ -62,29 +61,8 @@ RESULT_TEMPLATES: dict[str, Promise] = {
     "multiple_pole": _("Only one car can start from pole."),
 }
 
+
 #: Rule-parameter errors (scoring/params.py, scoring/formula_d/rules.py).
-PARAM_TEMPLATES: dict[str, Promise] = {
-    "not_int": _("A whole number is required."),
-    "min_value": _("Must be at least %(limit)s."),
-    "max_value": _("Must be at most %(limit)s."),
-    "not_int_list": _("A list of whole numbers is required."),
-    "empty_list": _("The list may not be empty."),
-    "not_bool": _("Must be true or false."),
-    "not_str": _("A text value is required."),
-    "not_number": _("A number is required."),
-    "not_number_list": _("A list of numbers is required."),
-    "invalid_choice": _("Must be one of: %(choices)s."),
-    "unknown_param": _("Unknown rule parameter."),
-    "unknown_preset": _("Unknown points preset; use %(choices)s or a list of points."),
-    "points_increasing": _("Points must not increase down the table (FD-70)."),
-    "top_level_setting": _("%(name)s is a top-level setting, not a rule parameter."),
-    "street_rules_advanced": _(
-        "Street rules cannot be combined with the advanced rule set (FD-58)."
-    ),
-    "start_bands_overlap": _("Must be above start_stall_max (%(start_stall_max)s)."),
-}
-
-
 def _wp_range(params: Mapping[str, Any]) -> str:
     """FD-78 ``wp_left``: the three shapes of the range message (zone, finisher, eliminated)."""
     if params.get("zone"):
@@ -124,22 +102,3 @@ def issues_to_errors(issues: Iterable[Any], row_count: int, names: Mapping[int, 
     return nest_row_errors(
         ((issue.row, issue.field, translate_issue(issue, names)) for issue in issues), row_count
     )
-
-
-def translate_param(error: ParamError) -> str:
-    template = PARAM_TEMPLATES.get(error.code)
-    if template is None:
-        return error.message
-    params = {
-        k: ", ".join(str(v) for v in value) if isinstance(value, (list, tuple)) else value
-        for k, value in error.params.items()
-    }
-    try:
-        return str(template) % params
-    except (KeyError, TypeError, ValueError):
-        return error.message
-
-
-def param_errors(errors: Mapping[str, list[ParamError]]) -> dict[str, list[str]]:
-    """``{name: [message]}`` for rule-parameter errors."""
-    return {key: [translate_param(e) for e in problems] for key, problems in errors.items()}

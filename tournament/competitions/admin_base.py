@@ -85,7 +85,9 @@ class EventAdminMixin:
     kind_label: str
     actions = ["resolve_again"]
 
-    @admin.action(description=_("Resolve the selected again (failed, or stuck in submitted)"))
+    @admin.action(
+        description=_("Resolve the selected ones again (failed, or stuck in “submitted”)")
+    )
     def resolve_again(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         from tournament.competitions.kinds import get_kind
         from tournament.competitions.services import requeue_events

@@ -94,6 +94,33 @@ VARIANTS: dict[str, tuple[tuple[re.Pattern[str], Promise], ...]] = {
 }
 
 
+# Flamme Rouge course errors (games/flamme_rouge/track.py, FR-9): same code/message/params shape.
+PARAM_TEMPLATES.update(
+    {
+        "course_empty": _("The course is empty."),
+        "course_unknown_tile": _(
+            "Unknown tile %(tile)s at tile %(index)s (character %(offset)s) of the course."
+        ),
+        "course_duplicate_tile": _(
+            "Tile %(tile)s at tile %(index)s is the same physical tile as tile %(first)s; "
+            "each tile can be used once."
+        ),
+        "course_start_not_first": _(
+            "Start tile %(tile)s at tile %(index)s: only the first tile may be a start tile."
+        ),
+        "course_finish_not_last": _(
+            "Finish tile %(tile)s at tile %(index)s: the finish must be the last tile."
+        ),
+        "course_no_start": _(
+            "The course starts with %(tile)s; it must start with a start tile (a, A, 1 or ^1)."
+        ),
+        "course_no_finish": _(
+            "The course has no finish: its last tile must be u (flat) or U (ascent)."
+        ),
+    }
+)
+
+
 def _shown(params: Mapping[str, Any]) -> dict[str, Any]:
     """Lists as a reader writes them: ``a, b, c``."""
     return {

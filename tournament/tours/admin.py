@@ -26,6 +26,7 @@ from tournament.competitions.admin_base import (
     ScopedInline,
     is_organiser,
 )
+from tournament.competitions.messages import param_message
 from tournament.tours.forms import RiderRowFormSet, initial_rows, submit_formset
 from tournament.tours.kind import load_setup
 from tournament.tours.loading import stage_rules
@@ -55,7 +56,7 @@ class StageInlineForm(forms.ModelForm):
             try:
                 parsed = parse_course(course, rules=rules)
             except CourseError as exc:
-                self.add_error("course", exc.message)
+                self.add_error("course", param_message(exc))
             else:
                 data["finish"] = parsed.finish
         return data

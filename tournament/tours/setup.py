@@ -150,7 +150,7 @@ def _check_stage(stage: dict[str, Any], rules: StageRules, riders: int) -> dict[
         try:
             course = parse_course(course_text, rules=rules)
         except CourseError as exc:
-            errors["course"] = [exc.message]
+            errors["course"] = [param_message(exc)]
         else:
             length = course.length
             if stage.get("finish") and stage["finish"] != course.finish:
