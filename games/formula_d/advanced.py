@@ -404,6 +404,8 @@ def pit_stop(race: Race, car: Car) -> None:
         pick = getattr(race.policy, "choose_tyres", None)
         car.tyre = pick(race, car) if pick is not None else car.tyre
         car.tyre_lap = car.laps_done
+    if technical_stop(race, car):
+        return
     value = race.dice.roll(BLACK)
     if value > race.rules.pit_quick_max:
         race.events.append(Event("pit_stop", car.driver, value, detail="slow"))
@@ -417,6 +419,39 @@ def pit_stop(race: Race, car: Car) -> None:
     race.apply(car, exit_move, spaces)
     if car.running:
         debris_tests(race, car, exit_move)
+
+
+def technical_stop(race: Race, car: Car) -> bool:
+    """FD-69 (``pit_reservoir``): instead of a timed stop, WP from the car's reservoir go back to
+    one or two non-tyre zones (policy ``choose_technical_stop``: zone -> WP, or nothing for an
+    ordinary stop); no stop-speed roll, and the car leaves on its next move in 4th or lower."""
+    assert car.zones is not None and car.zone_start is not None
+    pick = getattr(race.policy, "choose_technical_stop", None)
+    if not race.rules.pit_reservoir or car.reservoir <= 0 or pick is None:
+        return False
+    plan: Mapping[str, int] = pick(race, car) or {}
+    if not plan:
+        return False
+    if (
+        len(plan) > 2
+        or "tyres" in plan
+        or any(zone not in ZONES or wp < 1 for zone, wp in plan.items())
+        or sum(plan.values()) > car.reservoir
+        or any(car.zones[z] + wp > car.zone_start[z] for z, wp in plan.items())
+    ):
+        raise FormulaDError(
+            "illegal_technical_stop",
+            "A technical stop restores reservoir WP to one or two non-tyre zones, up to their "
+            "start values (FD-69).",
+            plan=dict(plan),
+        )
+    for zone, wp in plan.items():
+        car.zones[zone] += wp
+        car.reservoir -= wp
+        race.events.append(Event("technical stop", car.driver, wp=wp, detail=zone))
+    car.wp = sum(car.zones.values())
+    car.exit_max_gear = 4
+    return True
 
 
 def slipstream_possible(race: Race, car: Car, last: MoveOption) -> bool:

@@ -60,6 +60,24 @@ def zone_values(driver: AutoDriver, race: Race, car: Car) -> dict[str, float]:
     return out
 
 
+def choose_technical_stop(race: Race, car: Car) -> dict[str, int]:
+    """FD-69: the reservoir to the one or two non-tyre zones furthest below their start."""
+    zones, start = car.zones, car.zone_start
+    assert zones is not None and start is not None
+    short = sorted(
+        (z for z in ZONES if z != "tyres" and zones[z] < start[z]),
+        key=lambda z: (zones[z] - start[z], ZONES.index(z)),
+    )[:2]
+    plan: dict[str, int] = {}
+    left = car.reservoir
+    for zone in short:
+        wp = min(left, start[zone] - zones[zone])
+        if wp > 0:
+            plan[zone] = wp
+            left -= wp
+    return plan
+
+
 def choose_tyres(race: Race, car: Car) -> str:
     """FD-66: rain tyres in the wet, hard ones in the dry (no multiplier, no wet bonus)."""
     return "rain" if advanced.wet(race) else "hard"

@@ -106,7 +106,7 @@ class OptionList(Sequence[MoveOption]):
     policies see an ordinary sequence. An option is built once, so identity is stable.
     """
 
-    __slots__ = ("_built", "forced", "raw", "roll", "track")
+    __slots__ = ("_built", "finish", "forced", "raw", "roll", "track")
 
     def __init__(self, track: Track, roll: int, forced: int, raw: list[Record]) -> None:
         self.track = track
@@ -114,6 +114,10 @@ class OptionList(Sequence[MoveOption]):
         self.forced = forced
         self.raw = raw
         self._built: list[MoveOption | None] = [None] * len(raw)
+        self.finish = -1  # index of the finishing option, if any
+        for i, record in enumerate(raw):
+            if record[1] == "finish":
+                self.finish = i
 
     def __len__(self) -> int:
         return len(self.raw)

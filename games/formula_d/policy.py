@@ -101,6 +101,13 @@ class LaneTables:
             lap_progress.append(d + track.nominal_lap if d < 0 else d)
         self.lap_progress = tuple(lap_progress)
         self.corners = sum(1 for s in track.segments if s.is_corner)
+        # The most progress one space can give (policy units), the pit lane included: a move of
+        # k spaces progresses at most k times this (bounds in AutoDriver._best_record).
+        self.step_progress = max(
+            max(track.nominal[i] / n for i, s in enumerate(track.segments) for n in s.lengths),
+            (nom[-1] - nom[-2]) if pit is not None and pit.length > 1 else 0.0,
+            (nom[track.pit_first] - track.nominal_coord(pit.entry)) if pit is not None else 0.0,
+        )
 
     def _windows(self, pos: Pos, horizon: int) -> tuple[CornerWindow, ...]:
         segs = self.track.segments
@@ -208,6 +215,10 @@ class AutoDriver:
             return False
         threshold = self.pit_below if self.pit_below is not None else race.rules.wp_start // 2 + 1
         return car.wp <= threshold
+
+    def choose_technical_stop(self, race: Race, car: Car) -> dict[str, int]:
+        """FD-69 (advanced, pit reservoir): WP to restore per zone at a technical stop."""
+        return advanced_driver.choose_technical_stop(race, car)
 
     def choose_tyres(self, race: Race, car: Car) -> str:
         """FD-66 (advanced): the tyres to fit, once the weather is known."""
@@ -397,11 +408,21 @@ class AutoDriver:
         bwp, owp = rules.brake_wp_per_space, rules.overshoot_wp_per_space
         dwl, cwl = rules.danger_wp_loss, rules.collision_wp_loss
         roll, wp, car_in_pit = options.roll, car.wp, car.in_pit
+        if options.finish >= 0:
+            return options.finish  # worth 10 000, more than any other option
         futures = _future_table(rules)[car.gear]
         best_i, best_value = 0, float("-inf")
         raw = options.raw
+        # Shorter moves progress at most ``slope`` per space and brake (or, ending in the pit
+        # lane unwanted, lose 60): once even that bound is below the best, stop (records are in
+        # steps order). Not with tunnels (a jump) or when a pit stop is wanted (+60).
+        stop = not pit and race.street is None
+        slope = tables.step_progress
+        brake_value = lam * bwp
         for i in range(len(raw) - 1, -1, -1):
             depth, terminal, key, val = raw[i]
+            if stop and depth * slope + 1.0 - min(brake_value * (roll - depth), 60.0) < best_value:
+                break
             if terminal == "finish":
                 value = 10_000.0
             elif terminal == "out":

@@ -56,6 +56,8 @@ class Car:
     spun: bool = False
     tyre: str = "hard"
     tyre_lap: int = 0  # laps completed when this set was fitted
+    reservoir: int = 0  # FD-69 pit reservoir WP left
+    exit_max_gear: int = 6  # FD-69: 4 after a technical stop
     nitro_lap: int = -1
     status: Status = "running"
     elimination_order: int | None = None
@@ -144,6 +146,7 @@ class Race:
                 c.zone_start = advanced.start_zones(rules, c.entrant)
                 c.zones = dict(c.zone_start)
                 c.wp = sum(c.zones.values())
+                c.reservoir = rules.pit_reservoir_wp if rules.pit_reservoir else 0
         if setups is not None:
             self._place(setups)
 
@@ -234,7 +237,8 @@ class Race:
     def allowed_gears(self, car: Car) -> list[int]:
         """FD-13/FD-14/FD-46: the gears the car may announce."""
         if car.in_box:
-            return list(range(1, self.rules.pit_exit_max_gear + 1))
+            top = min(self.rules.pit_exit_max_gear, car.exit_max_gear)
+            return list(range(1, top + 1))
         if car.stalled or car.spun:
             return [1]  # FD-7 / FD-61: after a stall or a spin, an ordinary 1st-gear roll
         low = max(1, car.gear - self.rules.max_downshift)
@@ -362,6 +366,7 @@ class Race:
                 cost = self.downshift_cost(car, gear)
             car.gear = gear
             car.in_box = car.stalled = car.spun = False
+            car.exit_max_gear = 6
             if cost:
                 self.lose(car, cost, "downshift")
             if not car.running:

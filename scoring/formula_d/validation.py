@@ -85,7 +85,8 @@ def validate_race_results(
                 add(i, key, "required", f"{key} is required.")
                 ok = False
         for key in ("driver", "position", "laps", "elimination_order"):
-            if key in row and row[key] is not None:
+            # Only elimination_order may be null; a null driver, position or laps is not an int.
+            if key in row and (row[key] is not None or key in REQUIRED):
                 if not _is_int(row[key]):
                     add(i, key, "not_int", f"{key} must be an integer.")
                     ok = False

@@ -2,7 +2,8 @@
 
 Nothing of Podium's own code is mocked or patched: the faults are real (threads racing through the
 API, SIGKILL, a Redis server stopped, locks and terminated backends in PostgreSQL). Each game is
-one :class:`KindCase` in ``KINDS``; championships and rallies add one line each.
+one :class:`KindCase` in ``KINDS`` (tours, Formula D championships, rallies); every fault test is
+parametrised over them.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from rest_framework.test import APIClient
 
+from tests.championships.helpers import payload as championship_payload
 from tests.conftest import stage_rows, tour_payload
+from tests.rallies.helpers import rally_payload
 from tests.integration.conftest import (  # noqa: F401  (fixtures re-exported for this package)
     ROOT,
     CeleryProcess,
@@ -56,8 +59,8 @@ class KindCase:
     """What a fault test needs of one game: create it, results to post, where to post them."""
 
     label: str  # GameKind label
-    collection: str  # API collection: "tours"
-    events: str  # URL word for events: "stages"
+    collection: str  # API collection: "tours", "championships", "rallies"
+    events: str  # URL word for events: "stages", "races"
     payload: Callable[[], dict[str, Any]]
     rows: Callable[[dict[str, Any], int], list[dict[str, Any]]]  # (detail, variant) → rows
 
@@ -76,6 +79,19 @@ class KindCase:
     def event_url(self, competition_id: int, number: int) -> str:
         return f"/api/{self.collection}/{competition_id}/{self.events}/{number}/"
 
+    def stored_as_sent(self, stored: list[dict[str, Any]], sent: list[dict[str, Any]]) -> bool:
+        """Whether ``stored`` rows are exactly the ``sent`` ones, never a mix of two requests.
+
+        Games keep rows in their own order and add computed fields (a rally's ``stage_time``, a
+        race's absent optional fields as null): every sent field must be stored unchanged.
+        """
+        key = self.kind.entrant_field
+        by_entrant = {row[key]: row for row in stored}
+        return len(stored) == len(sent) and all(
+            row[key] in by_entrant and {k: by_entrant[row[key]].get(k) for k in row} == row
+            for row in sent
+        )
+
 
 _ORDERS = list(itertools.permutations(range(6)))
 
@@ -85,8 +101,52 @@ def _tour_rows(detail: dict[str, Any], variant: int) -> list[dict[str, Any]]:
     return stage_rows(detail, order=list(_ORDERS[(variant * 97) % len(_ORDERS)]))
 
 
+# Four drivers entered in every one-lap race: 24 finishing orders, enough for distinct variants.
+_DRIVERS = ["Ana", "Rui", "Eva", "Gil"]
+_RACE_ORDERS = list(itertools.permutations(range(len(_DRIVERS))))
+
+
+def _championship_payload() -> dict[str, Any]:
+    races = [{"circuit": "monaco", "laps": 1} for _ in range(3)]
+    drivers = [{"name": name, "team": f"Team {i // 2}"} for i, name in enumerate(_DRIVERS)]
+    return championship_payload(drivers=drivers, races=races)
+
+
+def _race_rows(detail: dict[str, Any], variant: int) -> list[dict[str, Any]]:
+    """Every driver finishes the one lap, in the order ``variant`` picks (FD-78 rows)."""
+    order = _RACE_ORDERS[(variant * 7) % len(_RACE_ORDERS)]
+    drivers = detail["drivers"]
+    return [
+        {"driver": drivers[index]["id"], "position": position, "status": "finished", "laps": 1}
+        for position, index in enumerate(order, start=1)
+    ]
+
+
+def _rally_payload() -> dict[str, Any]:
+    # Stages without layouts: results are submitted, never simulated, in these tests.
+    stages = [{"name": f"SS{n}"} for n in range(1, 4)]
+    return rally_payload(stages=stages)
+
+
+def _rally_rows(detail: dict[str, Any], variant: int) -> list[dict[str, Any]]:
+    """A stage sheet (RM-52): distinct times per variant, nobody retired (RM-46)."""
+    drivers = detail["drivers"]
+    return [
+        {"driver": d["id"], "time": 300 + variant + 15 * ((i + variant) % len(drivers))}
+        for i, d in enumerate(drivers)
+    ]
+
+
 TOUR = KindCase("tour", "tours", "stages", tour_payload, _tour_rows)
-KINDS = [pytest.param(TOUR, id="tour")]
+CHAMPIONSHIP = KindCase(
+    "championship", "championships", "races", _championship_payload, _race_rows
+)
+RALLY = KindCase("rally", "rallies", "stages", _rally_payload, _rally_rows)
+KINDS = [
+    pytest.param(TOUR, id="tour"),
+    pytest.param(CHAMPIONSHIP, id="championship"),
+    pytest.param(RALLY, id="rally"),
+]
 
 
 # --- the cast ---

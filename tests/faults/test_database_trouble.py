@@ -33,7 +33,11 @@ from tournament.competitions.tasks import MAX_RETRIES
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 # The admin changelist of each game's events, for the "resolve again" action.
-ADMIN_EVENTS = {"tour": "/admin/tours/stage/"}
+ADMIN_EVENTS = {
+    "tour": "/admin/tours/stage/",
+    "championship": "/admin/championships/race/",
+    "rally": "/admin/rallies/rallystage/",
+}
 
 
 def _event(case: KindCase, cid: int, number: int) -> Any:

@@ -7,7 +7,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.rallyman import CarEntry, RallymanError, build_track, load_layout, simulate_stage
+from games.rallyman import RallymanError, build_track, load_layout, simulate_stage
+from games.rallyman.rally import stage_entries, start_order
 from scoring.rally import RallyInputError, check_stage_sheet, rally_standings
 from scoring.rng import derive_rng
 from tournament.competitions import services
@@ -166,50 +167,51 @@ class RallyKind(GameKind):
 
     def start_order(self, competition: Any, event: Any) -> list[int]:
         """RM-6: who starts the stage, in start order; drivers out of the rally do not."""
-        rules = rally_rules(competition.rules)
         entry = [pk for pk, _name in load_drivers(competition)]
-        if event.number == 1:
-            how, running = rules.first_stage_order, entry
-        else:
+        classification: list[int] = []
+        if event.number > 1:
             before = services.standings(kind=self, competition=competition, after=event.number - 1)
-            # The overall classification, leader first; out drivers (RM-46) are listed last.
-            running = [row["driver"] for row in before["overall"] if row["out_after_stage"] is None]
-            how = rules.later_stage_order
-            if how == "entry":
-                running = [d for d in entry if d in set(running)]
-        if how == "random":
-            running = sorted(running, key=entry.index)
-            derive_rng(competition.seed, "rally_start_order", event.number).shuffle(running)
-        return list(running)
+            # The overall classification, leader first, of the drivers still in (RM-46).
+            classification = [
+                row["driver"] for row in before["overall"] if row["out_after_stage"] is None
+            ]
+        return start_order(
+            event.number,
+            classification,
+            entry,
+            rally_rules(competition.rules),
+            rng=derive_rng(competition.seed, "rally_start_order", event.number),
+        )
 
-    def carried_tokens(self, competition: Any, event: Any) -> dict[int, int]:
-        """RM-31 with ``tokens_carry_over``: tokens a simulated previous stage carried over.
+    def previous_replay(self, competition: Any, event: Any) -> dict[str, Any] | None:
+        """The previous stage's replay when it was simulated (RM-31 tokens, RM-40 damage).
 
-        A submitted sheet has no field for carried tokens, so after one nobody carries any.
+        A submitted sheet has no field for carried tokens or damage: after one, cars start with
+        none.
         """
-        if event.number == 1 or not rally_rules(competition.rules).tokens_carry_over:
-            return {}
+        if event.number == 1:
+            return None
         previous = (
             RallyStage.objects.filter(competition=competition, number=event.number - 1)
             .values("pk", "version", "source")
             .first()
         )
         if previous is None or previous["source"] != "simulated":
-            return {}
-        replay = (
+            return None
+        replay: dict[str, Any] | None = (
             RallyStageResultVersion.objects.filter(
                 event_id=previous["pk"], number=previous["version"]
             )
             .values_list("replay", flat=True)
             .first()
-        ) or {}
-        return {int(k): int(v) for k, v in (replay.get("carried_tokens") or {}).items()}
+        )
+        return replay
 
     def simulate(self, competition: Any, event: Any) -> tuple[list[dict[str, Any]], Any]:
         """Play the stage with automatic drivers (RM-6 start order, RM-31 carried tokens)."""
         rules = rally_rules(competition.rules)
         order = self.start_order(competition, event)
-        tokens = self.carried_tokens(competition, event)
+        entries = stage_entries(order, rules, self.previous_replay(competition, event))
         last = not RallyStage.objects.filter(
             competition=competition, number__gt=event.number
         ).exists()
@@ -217,7 +219,7 @@ class RallyKind(GameKind):
             track = build_track(load_layout(event.layout))
             run = simulate_stage(
                 track,
-                [CarEntry(d, tokens.get(d, 0)) for d in order],
+                entries,
                 rules,
                 derive_rng(competition.seed, "rally_stage", event.number),
                 last_stage=last,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
+from typing import Any
 
 import pytest
 
@@ -362,3 +363,43 @@ def test_result_rows_carry_wp_left_per_zone() -> None:
     rows = race.outcome().submission()
     assert rows[0]["wp_left"] == FULL
     assert rows[1]["wp_left"] == dict.fromkeys(FULL, 0)
+
+
+class Technician:
+    """A scripted policy that also plans technical stops (FD-69)."""
+
+    def __init__(self, plan: dict[str, int]) -> None:
+        self.plan = plan
+
+    def choose_gear(self, race: Race, car: Any, allowed: Sequence[int]) -> int:
+        return max(allowed)
+
+    def choose_move(self, race: Race, car: Any, options: Sequence[MoveOption]) -> MoveOption:
+        return into_box_then_furthest(options)
+
+    def choose_technical_stop(self, race: Race, car: Any) -> dict[str, int]:
+        return self.plan
+
+
+def test_technical_stop_uses_the_reservoir_and_rolls_no_stop_speed() -> None:
+    # FD-69: 2 reservoir WP to one or two non-tyre zones; tyres changed; leaves next move <= 4th.
+    rules = build_formula_d_rules({"pit_reservoir": True}, "advanced")[0]
+    worn = {"tyres": 1, "brakes": 1, "body": 2}
+    race, dice, _ = adv(
+        [{"pos": at("C10", R, 2), "gear": 2, "corner_stops": 1, "zones": worn}],
+        [(3, 4)],  # Technician shifts up to 3rd; 3 spaces reach box 1
+        laps=2,
+        rules=rules,
+    )
+    race.policy = Technician({"brakes": 1, "body": 1})
+    d1 = car(race, 1)
+    race.play_move(d1)
+    assert d1.zones == {**FULL, "brakes": 2, "body": 3} and d1.reservoir == 0
+    assert d1.in_box and race.allowed_gears(d1) == [1, 2, 3, 4] and dice.remaining == 0
+    race.policy = Technician({"engine": 1})
+    assert not advanced.technical_stop(race, d1)  # nothing left: an ordinary stop
+    d1.reservoir = 2
+    race.policy = Technician({"tyres": 1})
+    with pytest.raises(FormulaDError) as err:
+        advanced.technical_stop(race, d1)  # tyres are not a reservoir zone
+    assert err.value.code == "illegal_technical_stop"

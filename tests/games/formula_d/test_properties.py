@@ -85,7 +85,9 @@ def test_finishers_complete_every_lap_and_the_eliminated_fewer(seed: int) -> Non
 # -- advanced rule set (§13) --------------------------------------------------------------
 
 ADVANCED = build_formula_d_rules({}, "advanced")[0]
-ADVANCED_OPTIONS = build_formula_d_rules({"tyres": True, "weather": True}, "advanced")[0]
+ADVANCED_OPTIONS = build_formula_d_rules(
+    {"tyres": True, "weather": True, "pit_reservoir": True}, "advanced"
+)[0]
 ADVANCED_FAST = settings(max_examples=6, deadline=None)
 
 

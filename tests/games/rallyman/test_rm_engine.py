@@ -453,3 +453,94 @@ def test_rm41_crossing_the_line_finishes_and_counts_the_card() -> None:
     with pytest.raises(PlanError) as err:
         check_plan(lab.ctx(), Plan(plan))
     assert err.value.code == "after_finish"
+
+
+# --- rules re-checked: RM-20 coast jumps and corner landings, RM-23 passing by a jump ---------
+
+
+def test_rm20_a_coast_die_jumping_at_n_plus_1_loses_control_on_its_hazard() -> None:
+    lab = jump_lab(3)
+    lab.place(1, row(1), gear=4)  # a coast die jumps at the gear in effect: 4 = N + 1
+    record, _ = lab.play([lab.step(row(2), landing=row(4))], hazards="x", draws=["spin"])
+    assert record.outcome == "spin" and record.loc_space == lab.sid(row(4))
+    assert record.loc_gear == 4
+    lab.place(1, row(1), gear=4)
+    record, _ = lab.play([lab.step(row(2), landing=row(4))], hazards=".")
+    assert record.outcome == "" and record.end == lab.sid(row(4))
+    lab.place(1, row(1), gear=4)  # the same in a Big Attack
+    record, _ = lab.play([lab.step(row(2), landing=row(4))], hazards="x", big=True, draws=["spin"])
+    assert record.outcome == "spin" and record.earned == 1
+
+
+JUMP_CORNER = {
+    "kind": "corner",
+    "turn": "left",
+    "inside": [4, 4],
+    "outside": [5, 5, 5],
+    "features": [{"lane": "outside", "index": 1, "jump": 4}],
+}
+
+
+def test_rm20_a_jump_landing_in_a_corner_may_take_either_lane() -> None:
+    lab = Lab(lab_track({"kind": "straight", "rows": 2}, JUMP_CORNER, STRAIGHT_2), cars=2)
+    lab.place(1, "A.2.outside0", gear=3)
+    # One extra space reaches outside2; inside1 is beside it, in the other lane.
+    for landing in ("A.2.outside2", "A.2.inside1"):
+        effects = check_plan(lab.ctx(), Plan((lab.step("A.2.outside1", 4, landing=landing),)))
+        assert effects[0].end == lab.sid(landing)
+    with pytest.raises(PlanError) as err:  # not further than the jump reaches
+        check_plan(lab.ctx(), Plan((lab.step("A.2.outside1", 4, landing="A.3.r0-left"),)))
+    assert err.value.code == "jump_landing"
+    lab.place(2, "A.2.outside2", gear=1)  # RM-23: a car in the corner keeps the lane
+    with pytest.raises(PlanError) as err:
+        check_plan(lab.ctx(), Plan((lab.step("A.2.outside1", 4, landing="A.2.inside1"),)))
+    assert err.value.code == "jump_area_method"
+
+
+STRAIGHT_2 = {"kind": "straight", "rows": 2}
+LONG_JUMP_CORNER = {
+    "kind": "corner",
+    "turn": "left",
+    "inside": [3, 3, 3],
+    "outside": [4, 4, 4, 4],
+    "features": [{"lane": "inside", "index": 0, "jump": 2}],
+}
+
+
+def test_rm23_a_jump_may_not_pass_a_car_in_a_corner() -> None:
+    lab = Lab(lab_track(STRAIGHT_2, LONG_JUMP_CORNER, STRAIGHT_2), cars=2)
+    lab.place(2, "A.2.inside1", gear=1)
+    lab.place(1, row(1), gear=2)
+    jump = lab.step("A.2.inside0", 3, landing="A.2.inside2")  # g = N + 1 flies over inside1
+    with pytest.raises(PlanError) as err:
+        check_plan(lab.ctx(), Plan((jump,)))
+    assert err.value.code == "jump_passes"
+    lab.state.car(2).on_track = False  # a crashed car is off the track (RM-36)
+    assert check_plan(lab.ctx(), Plan((jump,)))[0].end == lab.sid("A.2.inside2")
+    lab.state.car(2).on_track = True
+    lab.state.car(2).space = lab.sid("A.2.inside2")  # ahead of the landing: it is followed
+    with pytest.raises(PlanError) as err:
+        check_plan(lab.ctx(), Plan((jump,)))
+    assert err.value.code == "jump_occupied"
+    # On a straight, RM-20 still ignores a car flown over (test_rm20_jump_at_n_plus_1_...).
+
+
+JUMP_BEFORE_DRIFT = {
+    "kind": "straight",
+    "rows": 2,
+    "features": [{"row": 1, "lane": "left", "jump": 1}],
+}
+
+
+def test_rm23_a_jump_may_not_pass_a_drifting_car() -> None:
+    track = lab_track(JUMP_BEFORE_DRIFT, {"kind": "drift", "rows": 1}, CORNER, STRAIGHT_2)
+    lab = Lab(track, cars=2)
+    lab.place(2, "A.2.r0-drift1", gear=1)
+    lab.place(1, row(0), gear=1)
+    # g = N + 1 on row 1 flies over the drift area into the corner: that passes car 2.
+    jump = lab.step(row(1), 2, landing="A.3.outside0")
+    with pytest.raises(PlanError) as err:
+        check_plan(lab.ctx(), Plan((jump,)))
+    assert err.value.code == "jump_passes"
+    lab.state.car(2).space = lab.sid("A.2.r0-left")  # not drifting: RM-20 ignores it
+    assert check_plan(lab.ctx(), Plan((jump,)))[0].end == lab.sid("A.3.outside0")

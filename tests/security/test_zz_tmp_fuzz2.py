@@ -96,7 +96,7 @@ def api_schema(users: dict[str, Any]) -> Iterator[Any]:
     token = Token.objects.create(user=users["organiser"]).key
     config = schemathesis.Config.from_dict(
         {
-            "seed": 7,
+            "seed": 102,
             "headers": {"Authorization": f"Token {token}"},
             "parameters": {"path.id": made["tours"], "path.slug": "velo-lisboa", "path.number": 1},
             # Each collection's own object (ids differ between kinds).
@@ -125,7 +125,7 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 )
 def test_api_answers_without_server_errors_and_as_documented(case: Any) -> None:
     r = case.call()
-    open("/tmp/fuzzlog.txt","a").write(f"{case.method} {case.formatted_path} {r.status_code}\n")
+    open("/tmp/fuzzlog2.txt","a").write(f"{case.method} {case.formatted_path} {r.status_code}\n")
     case.call_and_validate(
         checks=[not_a_server_error, content_type_conformance, response_schema_conformance]
     )
