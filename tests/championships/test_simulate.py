@@ -65,16 +65,23 @@ def test_a_race_after_an_unresolved_one_cannot_be_simulated(clients):
     assert not RaceResultVersion.objects.exists()
 
 
-@pytest.mark.parametrize(
-    ("changes", "field"),
-    [
-        ({"races": [{"circuit": "Sebring"}]}, "circuit"),
-        ({"rule_set": "advanced", "races": [{"circuit": "monaco"}]}, "rule_set"),
-    ],
-)
+@pytest.mark.parametrize(("changes", "field"), [({"races": [{"circuit": "Sebring"}]}, "circuit")])
 def test_what_the_simulator_cannot_play_is_a_400(clients, changes, field):
     champ = create(clients["organiser"], **changes)
     response = _simulate(clients["scorekeeper"], champ, 1)
     assert response.status_code == 400
     assert response.json()[field]
     assert Race.objects.get(competition_id=champ["id"]).status == "planned"
+
+
+def test_an_advanced_race_is_simulated_with_wear_per_zone(clients):
+    champ = create(
+        clients["organiser"], rule_set="advanced", races=[{"circuit": "monaco", "laps": 1}]
+    )
+    assert _simulate(clients["scorekeeper"], champ, 1).status_code == 202
+    race = clients["anonymous"].get(f"/api/championships/{champ['id']}/races/1/").json()
+    assert (race["status"], race["source"]) == ("resolved", "simulated"), race["error"]
+    # FD-59: the advanced game reports what is left in each of the six zones.
+    assert all(
+        isinstance(row["wp_left"], dict) and len(row["wp_left"]) == 6 for row in race["results"]
+    )

@@ -179,14 +179,6 @@ class FormulaDKind(GameKind):
         )
 
     def check_simulable(self, competition: Any, event: Any) -> None:
-        if competition.rule_set != "basic":
-            raise InvalidInput(
-                {
-                    "rule_set": [
-                        _("The simulator plays the basic rule set only; enter this race's results.")
-                    ]
-                }
-            )
         if event.circuit not in shipped_circuits():
             raise InvalidInput(
                 {
@@ -200,9 +192,17 @@ class FormulaDKind(GameKind):
     def simulate(self, competition: Any, event: Any) -> tuple[list[dict[str, Any]], Any]:
         """Play the race with automatic drivers; randomness from the seed and race number."""
         names = {d.pk: d for d in load_drivers(competition)}
+        rules = fd_rules(competition)
+        # FD-59: a driver's own spread of WP, when the championship lets drivers build cars.
+        builds = competition.rule_set == "advanced" and rules.own_car_build
         # FD-44: entry order (the race's ``drivers``) assigns the pit boxes.
         entrants = [
-            Entrant(driver=pk, name=names[pk].name, team=names[pk].team or None)
+            Entrant(
+                driver=pk,
+                name=names[pk].name,
+                team=names[pk].team or None,
+                build=(names[pk].build or None) if builds else None,
+            )
             for pk in event.drivers
         ]
         try:
@@ -210,7 +210,7 @@ class FormulaDKind(GameKind):
                 event.circuit,
                 entrants,
                 laps=event.laps,
-                rules=fd_rules(competition),
+                rules=rules,
                 rule_set=competition.rule_set,
                 rng=derive_rng(competition.seed, "race", event.number),
             )
