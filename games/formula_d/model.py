@@ -76,7 +76,7 @@ class MoveRecord:
     roll: int | None
     start: str | None  # FD-7 on the first move: stall, normal or great
     nitro: bool
-    path: tuple[dict[str, Any], ...]
+    path: tuple[tuple[str, str, int], ...]  # (segment id, lane, 1-based space) per space
     moved: int
     braked: int
     wp: int
@@ -92,7 +92,7 @@ class MoveRecord:
             "moved": self.moved,
             "braked": self.braked,
             "wp": self.wp,
-            "path": list(self.path),
+            "path": [{"segment": s, "lane": lane, "space": n} for s, lane, n in self.path],
             "events": [e.to_json() for e in self.events],
         }
         if self.start is not None:

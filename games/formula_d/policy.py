@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 from games.formula_d import advanced_driver
 from games.formula_d.circuit import Pos
@@ -59,6 +60,11 @@ class LaneTables:
         self._node_arrays(track)
         # Per (space, stops made, FD-22 limit): the look-ahead geometry of _lane_values.
         self.geometry: dict[tuple[int, int, int], tuple[tuple[bool, int, int, float], ...]] = {}
+        # The same per (space, stops made, FD-22 limit, overshoot WP per space), by column.
+        self.look: dict[
+            tuple[int, int, int, int],
+            tuple[tuple[int, ...], tuple[float, ...], tuple[int, ...]],
+        ] = {}
 
     def _node_arrays(self, track: Track) -> None:
         """Per space id: policy coordinates, neighbour masks and the next move's limits."""
@@ -152,6 +158,33 @@ def _future_table(rules: FormulaDRules) -> dict[int, tuple[tuple[int, int, float
             table[gear] = tuple(row)
         _FUTURE[key] = table
     return table
+
+
+_NEVER = 1 << 30  # a WP cost no car can pay
+_LAM: dict[tuple[int, int, int, float], tuple[list[float], dict[int, list[float]]]] = {}
+
+
+def _lam_terms(rules: FormulaDRules, lam: float) -> tuple[list[float], dict[int, list[float]]]:
+    """For one WP value: brake x k (k = 0..99) and, per gear, ``_future`` per limit 0..99."""
+    key = (
+        rules.brake_wp_per_space,
+        rules.max_downshift,
+        rules.downshift_wp_per_skipped_gear,
+        lam,
+    )
+    terms = _LAM.get(key)
+    if terms is None:
+        if len(_LAM) > 10_000:
+            _LAM.clear()
+        brake = rules.brake_wp_per_space * lam
+        futures: dict[int, list[float]] = {}
+        for gear, row in _future_table(rules).items():
+            futures[gear] = [
+                -2.0 if kind == 0 else (-12.0 * lam if kind == 1 else -(a * lam) - b)
+                for kind, a, b in row
+            ]
+        terms = _LAM[key] = ([brake * k for k in range(100)], futures)
+    return terms
 
 
 _RULES: dict[int, tuple[FormulaDRules, int]] = {}
@@ -256,36 +289,64 @@ class AutoDriver:
         return gear
 
     def _choose_gear(self, race: Race, car: Car, allowed: Sequence[int], lam: float) -> int:
+        # For k spaces straight ahead: value(k) = progress - WP value x cost (OUT when the car
+        # cannot pay), plus the next move's penalty and brake x k; the expectation over the die
+        # of the best k <= face, less brake x face. The float operations are those of the plain
+        # loops (_lane_values, _future), with the lam-dependent terms tabulated (_lam_terms).
+        rules = race.rules
+        costs, progress, limits = self._look(race, car)
+        wp = car.wp
+        values = [OUT if c >= wp else p - lam * c for c, p in zip(costs, progress, strict=True)]
+        last = len(values) - 1
+        brakes, futures = _lam_terms(rules, lam)
+        skipped_wp = 0 if car.in_pit else rules.downshift_wp_per_skipped_gear
         best_gear, best_value = allowed[0], float("-inf")
-        base = self._lane_values(race, car, lam)
-        brake = race.rules.brake_wp_per_space * lam
-        last = len(base) - 1
-        table = _future_table(race.rules)
-        skipped_wp = 0 if car.in_pit else race.rules.downshift_wp_per_skipped_gear
         for gear in allowed:
             cost = max(0, car.gear - gear - 1) * skipped_wp  # Race.downshift_cost (FD-14/48)
-            if cost >= car.wp:
+            if cost >= wp:
                 continue
             # best over k <= r of value(k) - brake * (r - k): a running maximum of value + brake*k
             # (only up to the die's highest face: the prefix beyond it is never read)
-            terms = table[gear]
-            running = float("-inf")
-            prefix: list[float] = []
-            for k in range(min(MAX_FACE[gear], last) + 1):
-                value, limit = base[k]
-                kind, a, b = terms[limit if limit < 100 else 99]
-                future = -2.0 if kind == 0 else (-12.0 * lam if kind == 1 else -(a * lam) - b)
-                v = value + future + brake * k
-                if v > running:
-                    running = v
-                prefix.append(running)
+            future = futures[gear]
+            n = min(MAX_FACE[gear], last) + 1
+            prefix = list(
+                accumulate(
+                    [
+                        v + future[limit] + b
+                        for v, limit, b in zip(values[:n], limits, brakes, strict=False)
+                    ],
+                    max,
+                )
+            )
             expected = -cost * lam
             for face, p in DISTRIBUTIONS[gear]:
-                k = min(face, last)
-                expected += p * (prefix[k] - brake * face)
+                expected += p * (prefix[face if face < last else last] - brakes[face])
             if expected > best_value:
                 best_gear, best_value = gear, expected
         return best_gear
+
+    def _look(
+        self, race: Race, car: Car
+    ) -> tuple[tuple[int, ...], tuple[float, ...], tuple[int, ...]]:
+        """:meth:`_geometry` as (WP cost, progress, next limit) per k; an elimination (two stops
+        short) costs more than any car has and has limit 0, as in :meth:`_lane_values`."""
+        tables = lane_tables(race.track)
+        ow = race.rules.overshoot_wp_per_space
+        key = (
+            race.track.node_id[car.pos],
+            car.stops,
+            race.rules.overshoot_max_missing_stops,
+            ow,
+        )
+        look = tables.look.get(key)
+        if look is None:
+            geometry = self._geometry(race, car)
+            look = tables.look[key] = (
+                tuple(_NEVER if out else over * ow for out, over, _, _ in geometry),
+                tuple(p for _, _, _, p in geometry),
+                tuple(0 if out else min(limit, 99) for out, _, limit, _ in geometry),
+            )
+        return look
 
     def _lane_values(self, race: Race, car: Car, lam: float) -> list[tuple[float, int]]:
         """For k = 0..36 straight ahead: (value without braking, next move's safe limit)."""

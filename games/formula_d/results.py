@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from games.formula_d import advanced
 from games.formula_d.model import Event, MoveRecord, RaceOutcome, ResultEntry
@@ -21,15 +21,11 @@ def move_record(
     events: list[Event],
 ) -> MoveRecord:
     """One move of the log, for replays."""
-    path: tuple[dict[str, Any], ...] = ()
+    path: tuple[tuple[str, str, int], ...] = ()
     if option:
+        # compact label tuples; MoveRecord.to_json builds the replay's dicts
         ids, labels = race.track.node_id, race.track.node_labels
-        path = tuple(
-            [
-                {"segment": s, "lane": lane, "space": n}
-                for s, lane, n in [labels[ids[p]] for p in option.path]
-            ]
-        )
+        path = tuple([labels[ids[p]] for p in option.path])
     return MoveRecord(
         round=race.round,
         driver=car.driver,

@@ -37,6 +37,9 @@ from games.formula_d.track import Track
 
 _CACHE_LIMIT = 20_000  # starts per circuit (Monaco has about 500 spaces x stops x flags)
 _NO_SPACES: frozenset[Pos] = frozenset()
+# per end slot, its successive cheapest records (tuples, not lists: the cyclic collector
+# untracks tuples of plain data, and the memo keeps many of these)
+_History = tuple[tuple[tuple[int, int, int], Record], ...]
 _REACH = 64  # no move is longer (FD-1 dice, nitro, slipstream): zig-zag walks stop there
 
 
@@ -234,7 +237,7 @@ class _Search:
         self.deepest = 0
         self.by_roll: dict[int, OptionList] = {}
         # per end slot, its successive cheapest records (depth increasing): see _record
-        self.slots: dict[int, list[tuple[tuple[int, int, int], Record]]] = {}
+        self.slots: dict[int, _History] = {}
         _record(track, self.slots, [(0, "", start_key, start_val)])
 
     def extend(self, depth: int) -> None:
@@ -258,12 +261,12 @@ class _Search:
             clean = 0
             start = self.params[0]
             first: Record = (0, "", (start, 0, -1, 0, 0), (0, (), (start, None), (), ()))
-            slots: dict[int, list[tuple[tuple[int, int, int], Record]]] = {}
+            slots: dict[int, _History] = {}
             _record(self.track, slots, [first])
             layer = {first[2]: first[3]}
             deepest, term = 0, False
         else:
-            slots = {k: [_best_at(v, clean)] for k, v in self.slots.items() if v[0][1][0] <= clean}
+            slots = {k: (_best_at(v, clean),) for k, v in self.slots.items() if v[0][1][0] <= clean}
             layer = rekeyed
             deepest = min(self.deepest, clean)
             term = self.term[clean]
@@ -492,9 +495,7 @@ def _hazards(new: StateCost, old: StateCost) -> bool:
     return len(new[1]) + len(new[4]) < len(old[1]) + len(old[4])
 
 
-def _record(
-    track: Track, slots: dict[int, list[tuple[tuple[int, int, int], Record]]], ends: list[Record]
-) -> None:
+def _record(track: Track, slots: dict[int, _History], ends: list[Record]) -> None:
     # Keep the cheapest way to each end space. The rank (eliminated, WP spent, hazards) of a
     # track end is (0, roll - steps + overshoot, ...); within one slot the roll cancels out, so
     # ranks use -steps and the best record for any roll is the last one not longer than it.
@@ -512,14 +513,12 @@ def _record(
             slot, rank = node, (0, val[0] - depth, len(val[1]) + len(val[4]))
         history = slots.get(slot)
         if history is None:
-            slots[slot] = [(rank, end)]
+            slots[slot] = ((rank, end),)
         elif rank < history[-1][0]:
-            history.append((rank, end))
+            slots[slot] = (*history, (rank, end))
 
 
-def _best_at(
-    history: list[tuple[tuple[int, int, int], Record]], depth: int
-) -> tuple[tuple[int, int, int], Record]:
+def _best_at(history: _History, depth: int) -> tuple[tuple[int, int, int], Record]:
     for item in reversed(history):
         if item[1][0] <= depth:
             return item
@@ -530,7 +529,7 @@ def _options(
     track: Track,
     roll: int,
     forced: int,
-    slots: dict[int, list[tuple[tuple[int, int, int], Record]]],
+    slots: dict[int, _History],
 ) -> OptionList:
     """One option per end slot reached within ``roll`` spaces, in (steps, end) order."""
     raw: list[Record] = []
@@ -541,5 +540,7 @@ def _options(
             raw.append(_best_at(history, roll)[1])
     order = track.node_order
     width = len(order)
-    raw.sort(key=lambda e: e[0] * width + order[e[2][0]])  # (steps, end space) order
+    # (steps, end space) order; a stable sort on precomputed integer keys
+    keys = [e[0] * width + order[e[2][0]] for e in raw]
+    raw = [raw[i] for i in sorted(range(len(raw)), key=keys.__getitem__)]
     return OptionList(track, roll, forced, raw)
