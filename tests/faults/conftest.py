@@ -12,6 +12,7 @@ import itertools
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import threading
@@ -32,7 +33,6 @@ from rest_framework.test import APIClient
 
 from tests.championships.helpers import payload as championship_payload
 from tests.conftest import stage_rows, tour_payload
-from tests.rallies.helpers import rally_payload
 from tests.integration.conftest import (  # noqa: F401  (fixtures re-exported for this package)
     ROOT,
     CeleryProcess,
@@ -44,6 +44,7 @@ from tests.integration.conftest import (  # noqa: F401  (fixtures re-exported fo
     start_worker,
     wait_for,
 )
+from tests.rallies.helpers import rally_payload
 from tournament.celery import app as celery_app
 from tournament.clubs.models import Club, Membership, Role
 from tournament.competitions.kinds import GameKind, get_kind
@@ -138,9 +139,7 @@ def _rally_rows(detail: dict[str, Any], variant: int) -> list[dict[str, Any]]:
 
 
 TOUR = KindCase("tour", "tours", "stages", tour_payload, _tour_rows)
-CHAMPIONSHIP = KindCase(
-    "championship", "championships", "races", _championship_payload, _race_rows
-)
+CHAMPIONSHIP = KindCase("championship", "championships", "races", _championship_payload, _race_rows)
 RALLY = KindCase("rally", "rallies", "stages", _rally_payload, _rally_rows)
 KINDS = [
     pytest.param(TOUR, id="tour"),
@@ -192,6 +191,11 @@ def workers(services_ready: None, db: Any) -> Iterator[Callable[..., CeleryProce
         return worker
 
     yield start
+    # The test is over and the workers idle: a cold shutdown (SIGQUIT) skips the warm one's
+    # seconds of waiting; stop() then reaps them (and kills any that did not exit).
+    for worker in started:
+        if worker.process.poll() is None:
+            worker.process.send_signal(signal.SIGQUIT)
     for worker in started:
         worker.stop()
 

@@ -4,13 +4,14 @@ The expected statuses follow API.md: visibility first (a private competition is 
 outside its club, whatever the method, even without credentials), then 401 without credentials,
 then 403 without the role. Pages redirect to the login instead of a 401.
 
-One row per endpoint in ``MATRIX``; championships and rallies add their rows (and one creator in
-``CREATE``) when their endpoints land.
+One row per endpoint (method and route) in ``MATRIX``, for clubs, tours, Formula D championships,
+rallies and rally championships; one creator per kind of competition in ``CREATE``. A route of the
+API or a page without a row fails ``test_every_api_route_is_in_the_matrix`` or
+``test_every_page_is_in_the_matrix``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +20,10 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from tests.championships.helpers import payload as championship_payload
+from tests.championships.helpers import race_rows
 from tests.conftest import PASSWORD, stage_rows, tour_payload
+from tests.rallies.helpers import rally_payload, sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -81,7 +85,7 @@ class Row:
     url: str
     expect: Expect
     body: Body | None = None
-    kind: str = "tour"  # the competition the context creates
+    kind: str = "tour"  # the competition the context creates (a key of ``CREATE``)
     web: bool = False  # a page (session, Django test client) rather than the API
     needs: frozenset[str] = field(default_factory=frozenset)  # "simulated": a replay exists
 
@@ -92,6 +96,48 @@ class Row:
 
 def _tour_rows(ctx: dict[str, Any], role: str) -> dict[str, Any]:
     return {"results": stage_rows(ctx["detail"])}
+
+
+def _race_rows(ctx: dict[str, Any], role: str) -> dict[str, Any]:
+    return {"results": race_rows(ctx["detail"], 1, ["Ana", "Rui", "Eva"])}
+
+
+def _sheet(ctx: dict[str, Any], role: str) -> dict[str, Any]:
+    return {"results": sheet(ctx["detail"], 300, 312, "5:20")}
+
+
+def _import(ctx: dict[str, Any], role: str) -> dict[str, Any]:
+    return {"club": "velo-lisboa", "document": ctx["export"]}
+
+
+def _rally_championship(ctx: dict[str, Any], role: str) -> dict[str, Any]:
+    return {"club": "velo-lisboa", "name": f"Taça of {role}", "public": ctx["public"]}
+
+
+def _add_rally(ctx: dict[str, Any], role: str) -> dict[str, Any]:
+    # A rally of the club not yet in the championship, one per role that may add it.
+    return {"rally": ctx["detail"]["spare_rallies"][role]}
+
+
+def _competition_rows(kind: str, collection: str, events: str, results: Body) -> list[Row]:
+    """The endpoints every competition shares (API.md: set-up changes, versions, history...)."""
+    base, event = f"/api/{collection}", f"/api/{collection}/{{id}}/{events}/1"
+    simulated = frozenset({"simulated"})
+    return [
+        Row("GET", f"{base}/", everyone(200), kind=kind),
+        Row("GET", f"{base}/{{id}}/", read(), kind=kind),
+        Row("PATCH", f"{base}/{{id}}/", organise(200), lambda c, r: {"name": f"By {r}"}, kind),
+        Row("GET", f"{event}/", read(), kind=kind),
+        Row("POST", f"{event}/results/", write(202), results, kind=kind),
+        Row("POST", f"{event}/simulate/", write(202), lambda c, r: {}, kind=kind),
+        Row("GET", f"{event}/replay/", read(), kind=kind, needs=simulated),
+        Row("GET", f"{base}/{{id}}/standings/", read(), kind=kind),
+        Row("GET", f"{base}/{{id}}/history/", organise(200), kind=kind),
+        Row("GET", f"{base}/{{id}}/export/", organise(200), kind=kind),
+        Row("POST", f"{base}/import/", create(201), _import, kind, needs=frozenset({"export"})),
+        Row("GET", f"{base}/999999/", everyone(404), kind=kind),
+        Row("POST", f"/api/{collection}/999999/{events}/1/results/", everyone(404), results, kind),
+    ]
 
 
 MATRIX: list[Row] = [
@@ -117,26 +163,49 @@ MATRIX: list[Row] = [
         lambda ctx, role: {"username": ctx["usernames"].get(role, ""), "password": PASSWORD},
     ),
     # --- tours ---
-    Row("GET", "/api/tours/", everyone(200)),
     Row("POST", "/api/tours/", create(201), lambda ctx, role: tour_payload(public=ctx["public"])),
-    Row("GET", "/api/tours/{id}/", read()),
-    Row("PATCH", "/api/tours/{id}/", organise(200), lambda ctx, role: {"name": f"By {role}"}),
-    Row("GET", "/api/tours/{id}/stages/1/", read()),
-    Row("POST", "/api/tours/{id}/stages/1/results/", write(202), _tour_rows),
-    Row("POST", "/api/tours/{id}/stages/1/simulate/", write(202), lambda ctx, role: {}),
-    Row("GET", "/api/tours/{id}/stages/1/replay/", read(), needs=frozenset({"simulated"})),
-    Row("GET", "/api/tours/{id}/standings/", read()),
-    Row("GET", "/api/tours/{id}/history/", organise(200)),
-    Row("GET", "/api/tours/{id}/export/", organise(200)),
+    *_competition_rows("tour", "tours", "stages", _tour_rows),
+    # --- Formula D championships ---
     Row(
         "POST",
-        "/api/tours/import/",
+        "/api/championships/",
         create(201),
-        lambda ctx, role: {"club": "velo-lisboa", "document": ctx["export"]},
-        needs=frozenset({"export"}),
+        lambda ctx, role: championship_payload(public=ctx["public"]),
+        kind="championship",
     ),
-    Row("GET", "/api/tours/999999/", everyone(404)),
-    Row("POST", "/api/tours/999999/stages/1/results/", everyone(404), _tour_rows),
+    *_competition_rows("championship", "championships", "races", _race_rows),
+    # --- rallies ---
+    Row(
+        "POST",
+        "/api/rallies/",
+        create(201),
+        lambda ctx, role: rally_payload(public=ctx["public"]),
+        kind="rally",
+    ),
+    *_competition_rows("rally", "rallies", "stages", _sheet),
+    # --- rally championships (no PATCH, no events of their own) ---
+    Row("GET", "/api/rally-championships/", everyone(200), kind="rally-championship"),
+    Row(
+        "POST",
+        "/api/rally-championships/",
+        create(201),
+        _rally_championship,
+        kind="rally-championship",
+    ),
+    Row("GET", "/api/rally-championships/{id}/", read(), kind="rally-championship"),
+    Row(
+        "POST",
+        "/api/rally-championships/{id}/rallies/",
+        organise(201),
+        _add_rally,
+        kind="rally-championship",
+    ),
+    Row("GET", "/api/rally-championships/{id}/standings/", read(), kind="rally-championship"),
+    Row("GET", "/api/rally-championships/999999/", everyone(404), kind="rally-championship"),
+    # --- the schema, its docs and the API root: public, whoever asks ---
+    Row("GET", "/api/", everyone(200)),
+    Row("GET", "/api/schema/", everyone(200)),
+    Row("GET", "/api/docs/", everyone(200)),
     # --- pages ---
     Row("GET", "/", everyone(200), web=True),
     Row("GET", "/clubs/{club}/", everyone(200), web=True),
@@ -149,17 +218,77 @@ MATRIX: list[Row] = [
     Row("GET", "/tours/{id}/stages/1/results/", form(), web=True),
     Row("POST", "/tours/{id}/stages/1/results/", form(200), lambda ctx, role: {}, web=True),
     Row("GET", "/tours/999999/", everyone(404), web=True),
+    Row("GET", "/championships/{id}/", page(), kind="championship", web=True),
+    Row("GET", "/championships/{id}/races/1/", page(), kind="championship", web=True),
+    Row("GET", "/championships/{id}/races/1/results/", form(), kind="championship", web=True),
+    Row(
+        "POST",
+        "/championships/{id}/races/1/results/",
+        form(200),
+        lambda ctx, role: {},
+        kind="championship",
+        web=True,
+    ),
+    Row("GET", "/championships/999999/", everyone(404), kind="championship", web=True),
+    Row("GET", "/rallies/{id}/", page(), kind="rally", web=True),
+    Row("GET", "/rallies/{id}/stages/1/results/", form(), kind="rally", web=True),
+    Row(
+        "POST",
+        "/rallies/{id}/stages/1/results/",
+        form(200),
+        lambda ctx, role: {},
+        kind="rally",
+        web=True,
+    ),
+    Row("GET", "/rallies/{id}/stages/1/preview/?log=1+2+3", form(), kind="rally", web=True),
+    Row("GET", "/rallies/999999/", everyone(404), kind="rally", web=True),
+    Row("GET", "/rally-championships/{id}/", page(), kind="rally-championship", web=True),
+    Row("GET", "/rally-championships/999999/", everyone(404), kind="rally-championship", web=True),
 ]
 
 
-def _create_tour(api: APIClient, public: bool) -> dict[str, Any]:
-    response = api.post("/api/tours/", tour_payload(public=public), format="json")
+def _post_201(api: APIClient, url: str, body: dict[str, Any]) -> dict[str, Any]:
+    response = api.post(url, body, format="json")
     assert response.status_code == 201, response.content
-    return response.json()
+    return response.json()  # type: ignore[no-any-return]
+
+
+def _create_tour(api: APIClient, public: bool) -> dict[str, Any]:
+    return _post_201(api, "/api/tours/", tour_payload(public=public))
+
+
+def _create_championship(api: APIClient, public: bool) -> dict[str, Any]:
+    return _post_201(api, "/api/championships/", championship_payload(public=public))
+
+
+def _create_rally(api: APIClient, public: bool) -> dict[str, Any]:
+    return _post_201(api, "/api/rallies/", rally_payload(public=public))
+
+
+def _create_rally_championship(api: APIClient, public: bool) -> dict[str, Any]:
+    """A championship of one rally, and rallies of the club that may still be added to it."""
+    rally = _create_rally(api, public)
+    body = {"club": "velo-lisboa", "name": "Taça", "public": public, "rallies": [rally["id"]]}
+    detail = _post_201(api, "/api/rally-championships/", body)
+    spare = {role: _create_rally(api, public)["id"] for role in ("organiser", "superuser")}
+    # The others are refused before the body is read: any rally will do.
+    detail["spare_rallies"] = {role: spare.get(role, rally["id"]) for role in ROLES}
+    return detail
 
 
 # A competition of each kind, created by the organiser through the API.
-CREATE: dict[str, Callable[[APIClient, bool], dict[str, Any]]] = {"tour": _create_tour}
+CREATE: dict[str, Callable[[APIClient, bool], dict[str, Any]]] = {
+    "tour": _create_tour,
+    "championship": _create_championship,
+    "rally": _create_rally,
+    "rally-championship": _create_rally_championship,
+}
+COLLECTION = {
+    "tour": "tours",
+    "championship": "championships",
+    "rally": "rallies",
+    "rally-championship": "rally-championships",
+}
 
 
 def _simulate_stage_one(kind: str, detail: dict[str, Any], user: Any) -> None:
@@ -215,12 +344,12 @@ def test_permission_matrix(row: Row, visibility: str, cast: dict[str, Any], clie
     if "simulated" in row.needs:
         _simulate_stage_one(row.kind, detail, cast["organiser"])
     if "export" in row.needs:
-        exported = organiser.get(f"/api/{row.kind}s/{detail['id']}/export/")
+        exported = organiser.get(f"/api/{COLLECTION[row.kind]}/{detail['id']}/export/")
         assert exported.status_code == 200, exported.content
         detail["export"] = exported.json()
     ctx = {
         "id": detail["id"],
-        "team": detail["teams"][0]["id"],
+        "team": detail["teams"][0]["id"] if "teams" in detail else None,
         "club": "velo-lisboa",
         "detail": detail,
         "export": detail.get("export"),
@@ -236,38 +365,52 @@ def test_permission_matrix(row: Row, visibility: str, cast: dict[str, Any], clie
     assert got == row.expect[visibility]
 
 
-def test_every_api_route_is_in_the_matrix():
-    """A new endpoint without a row here fails this test (its permissions were never checked)."""
-    from django.urls import get_resolver
-
-    covered = {_shape(row.url) for row in MATRIX if not row.web}
-    routes = [
-        route
-        for route in _api_routes(get_resolver())
-        if route.startswith(("/api/clubs", "/api/tours", "/api/auth"))
-    ]
-    assert routes, "no API routes found"
-    assert [r for r in routes if _shape(r) not in covered] == []
+# Routes that are not Podium's own pages: the admin (Django's permissions), the language switch,
+# signing in and out (tests/security/test_sessions_and_passwords.py).
+NOT_PAGES = ("admin/", "i18n/", "login/", "logout/")
 
 
-def _shape(url: str) -> str:
-    """``/api/tours/{pk}/stages/{number}/`` and ``/api/tours/7/stages/1/`` → one shape."""
-    return re.sub(r"/(\{\w+\}|\d+)(?=/)", "/*", url)
-
-
-def _api_routes(resolver: Any, prefix: str = "") -> list[str]:
+def _routes(resolver: Any, prefix: str = "") -> list[str]:
+    """Every URL pattern as ``ResolverMatch.route`` spells it (format-suffix variants left out)."""
     found: list[str] = []
     for entry in resolver.url_patterns:
         pattern = prefix + str(entry.pattern).lstrip("^")
         if hasattr(entry, "url_patterns"):
-            found += _api_routes(entry, pattern)
-        elif pattern.startswith("api/") and "<format>" not in pattern:
-            text = re.sub(r"\(\?P<(\w+)>[^)]*\)", r"{\1}", pattern).rstrip("$")
-            text = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", text)
-            found.append("/" + text)
+            found += _routes(entry, pattern)
+        elif "format>" not in pattern:  # (?P<format>…), <drf_format_suffix:format>
+            found.append(pattern)
     return sorted(set(found))
 
 
+def _covered(web: bool) -> set[str]:
+    """The routes the matrix's rows reach (their URLs resolved with sample ids)."""
+    from django.urls import resolve
+
+    sample = {"id": 7, "team": 7, "club": "velo-lisboa"}
+    return {
+        resolve(row.url.format(**sample).split("?")[0]).route for row in MATRIX if row.web is web
+    }
+
+
+def test_every_api_route_is_in_the_matrix():
+    """A new endpoint without a row here fails this test (its permissions were never checked)."""
+    from django.urls import get_resolver
+
+    routes = [r for r in _routes(get_resolver()) if r.startswith("api/")]
+    assert len(routes) > 30, routes
+    assert [r for r in routes if r not in _covered(web=False)] == []
+
+
+def test_every_page_is_in_the_matrix():
+    """Likewise for the pages: tours, championships, rallies, rally championships, clubs."""
+    from django.urls import get_resolver
+
+    routes = [r for r in _routes(get_resolver()) if not r.startswith(("api/", *NOT_PAGES))]
+    assert any(r.startswith("rally-championships/") for r in routes), routes
+    assert [r for r in routes if r not in _covered(web=True)] == []
+
+
+@pytest.mark.parametrize("kind", list(CREATE))
 @pytest.mark.parametrize(
     ("role", "sees_private"),
     [
@@ -278,19 +421,24 @@ def _api_routes(resolver: Any, prefix: str = "") -> list[str]:
         ("superuser", True),
     ],
 )
-def test_private_tours_are_listed_only_to_their_club(cast, client_ip, role, sees_private):
+def test_private_competitions_are_listed_only_to_their_club(
+    cast, client_ip, kind, role, sees_private
+):
     organiser = APIClient()
     organiser.force_authenticate(cast["organiser"])
-    hidden = _create_tour(organiser, public=False)
-    shown = _create_tour(organiser, public=True)
+    hidden = CREATE[kind](organiser, False)
+    shown = CREATE[kind](organiser, True)
+    collection = COLLECTION[kind]
     api = _clients(cast, web=False, ip=client_ip)[role]
-    listed = {t["id"] for t in api.get("/api/tours/").json()["results"]}
+    listed = {c["id"] for c in api.get(f"/api/{collection}/").json()["results"]}
     assert shown["id"] in listed
     assert (hidden["id"] in listed) is sees_private
     web = _clients(cast, web=True, ip=client_ip)[role]
     for url in ("/", "/clubs/velo-lisboa/"):
         html = web.get(url).content.decode()
-        assert (f"/tours/{hidden['id']}/" in html) is sees_private, url
+        assert f"/{collection}/{hidden['id']}/" not in html or sees_private, url
+        if kind != "rally-championship":  # the home and club pages list the other kinds
+            assert (f"/{collection}/{hidden['id']}/" in html) is sees_private, url
     # Members of the club see who its members are; nobody else does.
     club = api.get("/api/clubs/velo-lisboa/").json()
     assert ("members" in club and bool(club["members"])) is sees_private
