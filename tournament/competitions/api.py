@@ -50,7 +50,17 @@ class ImportSerializer(serializers.Serializer):
     document = serializers.JSONField()
 
 
-class CompetitionActions:
+class VisibleFirst:
+    """API.md: a competition the caller may not see is a 404 to every method, even to a method
+    the endpoint does not have (which would otherwise be a 405 that tells it exists)."""
+
+    def http_method_not_allowed(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        if "pk" in kwargs:
+            self.get_object()  # type: ignore[attr-defined]
+        return super().http_method_not_allowed(request, *args, **kwargs)  # type: ignore[misc]
+
+
+class CompetitionActions(VisibleFirst):
     """Mixed into a GenericViewSet whose ``get_object`` applies visibility (404 first)."""
 
     kind_label: str

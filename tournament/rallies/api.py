@@ -26,6 +26,7 @@ from tournament.competitions.api import (
     AuditEntrySerializer,
     CompetitionActions,
     ImportSerializer,
+    VisibleFirst,
 )
 from tournament.competitions.errors import InvalidInput
 from tournament.rallies import services
@@ -172,7 +173,7 @@ def _patched_setup(rally: Rally, data: dict[str, Any]) -> dict[str, Any] | None:
 
 
 class RallyChampionshipViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+    VisibleFirst, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
 ):
     serializer_class = RallyChampionshipSerializer
     http_method_names = ["get", "post", "head", "options"]
