@@ -197,7 +197,8 @@ def gap_chart(
         charts.Series(label=names[d], values=tuple(values), colour=i)
         for i, (d, values) in enumerate(gaps.items())
     ]
-    chart = charts.line_chart([str(n) for n in numbers], series, lower_is_better=True)
+    # Gap labels ("+12m") are wider than ranks: room for them on the left.
+    chart = charts.line_chart([str(n) for n in numbers], series, lower_is_better=True, left=44)
     return dataclasses.replace(chart, y_ticks=_gap_ticks(chart, series))
 
 

@@ -55,13 +55,14 @@ def line_chart(
     row_height: int = 18,
     width: int = 640,
     label_width: int = 120,
+    left: int = 28,
 ) -> LineChart:
     """Place each series on a grid: x = event, y = value (rank 1 at the top by default).
 
     The height grows with the number of series so that every end label gets its own line; for
     ranks without ties the labels therefore never overlap.
     """
-    top, bottom, left = 12, 24, 28
+    top, bottom = 12, 24  # ``left`` holds the y-axis labels: wider ones need a wider margin
     values = [v for s in series for v in s.values if v is not None]
     low, high = (min(values), max(values)) if values else (1, 1)
     if high == low:
