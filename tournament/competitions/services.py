@@ -12,9 +12,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q, TextField
-from django.db.models.functions import Cast
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -361,28 +359,46 @@ def standings_text(
     which tells a 404 (not visible), a 400 (``after`` out of range) and the standings before
     any event apart. Visibility is the same rule as ``visible_to``, inside the same query.
     """
-    from tournament.clubs.models import Membership
+    # Plain SQL, built once per game: this read is the service's hottest path, and building the
+    # equivalent ORM query cost more than running it (bench/bench_standings.py).
+    sql = _standings_sql(kind)
+    superuser = bool(getattr(user, "is_superuser", False))
+    user_id = user.pk if user.is_authenticated else None
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [competition_id, after, superuser, user_id])
+        row = cursor.fetchone()
+    return row[0] if row else None
 
-    snapshots = kind.snapshot_model.objects.filter(competition_id=competition_id)
-    if not getattr(user, "is_superuser", False):
-        if user.is_authenticated:
-            member = Membership.objects.filter(
-                club_id=OuterRef("competition__club_id"), user_id=user.pk
-            )
-            snapshots = snapshots.filter(Exists(member) | Q(competition__public=True))
-        else:
-            snapshots = snapshots.filter(competition__public=True)
-    if after is None:
-        snapshots = snapshots.filter(number=F("competition__standings_through"))
-    else:
-        snapshots = snapshots.filter(number=after, competition__standings_through__gte=after)
-    # Served as stored: no decoding and re-encoding of the JSON on every read.
-    texts = (
-        snapshots.order_by()
-        .annotate(text=Cast("data", output_field=TextField()))
-        .values_list("text", flat=True)[:1]
-    )
-    return next(iter(texts), None)
+
+_STANDINGS_SQL: dict[str, str] = {}
+
+
+def _standings_sql(kind: GameKind) -> str:
+    """The snapshot text for (competition, after or the current run, reader), if readable.
+
+    Same rules as ``visible_to`` (public, a member of the club, or a superuser) and as
+    :func:`standings` (the latest run by default, or ``after`` within it).
+    """
+    sql = _STANDINGS_SQL.get(kind.label)
+    if sql is None:
+        from tournament.clubs.models import Membership
+
+        q = connection.ops.quote_name
+        snapshot = q(kind.snapshot_model._meta.db_table)
+        competition = q(kind.competition_model._meta.db_table)
+        membership = q(Membership._meta.db_table)
+        sql = (
+            f"SELECT CAST(s.{q('data')} AS TEXT) FROM {snapshot} s "
+            f"JOIN {competition} c ON c.{q('id')} = s.{q('competition_id')} "
+            f"WHERE s.{q('competition_id')} = %s "
+            f"AND s.{q('number')} = COALESCE(%s, c.{q('standings_through')}) "
+            f"AND s.{q('number')} <= c.{q('standings_through')} "
+            f"AND (c.{q('public')} OR %s OR EXISTS (SELECT 1 FROM {membership} m "
+            f"WHERE m.{q('club_id')} = c.{q('club_id')} AND m.{q('user_id')} = %s)) "
+            "LIMIT 1"
+        )
+        _STANDINGS_SQL[kind.label] = sql
+    return sql
 
 
 def standings(*, kind: GameKind, competition: Any, after: int | None) -> dict[str, Any]:
