@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin, messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.contrib import admin
+from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
@@ -27,7 +25,9 @@ from tournament.championships.models import (
 from tournament.competitions.admin_base import (
     ClubScopedAdmin,
     EventAdminMixin,
+    ResultVersionAdmin,
     ScopedInline,
+    SnapshotAdmin,
     is_organiser,
 )
 
@@ -157,71 +157,20 @@ class RaceAdmin(EventAdminMixin, ClubScopedAdmin):
     readonly_fields = fields
     kind_label = "championship"
 
-    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return False  # races are added on their championship's page
+    entrant_label = _("driver")
 
-    def get_urls(self) -> list[Any]:
-        custom = [
-            path(
-                "<int:race_id>/results/",
-                self.admin_site.admin_view(self.results_view),
-                name="championships_race_results",
-            ),
-        ]
-        return custom + super().get_urls()
+    def results_formset(self, race: Race, data: Any = None) -> Any:
+        if data is not None:
+            return DriverRowFormSet(data)
+        return DriverRowFormSet(initial=initial_rows(race))
 
-    def results_view(self, request: HttpRequest, race_id: int) -> HttpResponse:
-        race = get_object_or_404(
-            self.get_queryset(request).select_related("competition"), pk=race_id
-        )
-        if not self.has_change_permission(request, race):
-            raise Http404
+    def store_results(self, formset: Any, race: Race, user: Any) -> Any:
+        return submit_formset(formset, race=race, user=user, version=race.version)
+
+    def results_rows(self, race: Race, formset: Any) -> list[tuple[Any, str]]:
         names = dict(Driver.objects.filter(championship=race.competition).values_list("pk", "name"))
-        if request.method == "POST":
-            formset = DriverRowFormSet(request.POST)
-            if submit_formset(formset, race=race, user=request.user, version=race.version):
-                self.message_user(
-                    request, _("Results stored; the race is being resolved."), messages.SUCCESS
-                )
-                return HttpResponseRedirect(
-                    reverse("admin:championships_championship_change", args=[race.competition_id])
-                )
-        else:
-            formset = DriverRowFormSet(initial=initial_rows(race))
-        context = {
-            **self.admin_site.each_context(request),
-            "title": _("Results of race %(number)s") % {"number": race.number},
-            "race": race,
-            "championship": race.competition,
-            "formset": formset,
-            "rows": row_names(formset, names),
-            "opts": self.model._meta,
-        }
-        return TemplateResponse(request, "web/championships/admin_race_results.html", context)
+        return row_names(formset, names)
 
 
-@admin.register(RaceResultVersion)
-class RaceResultVersionAdmin(ClubScopedAdmin):
-    club_path = "event__competition__club"
-    list_display = ["event", "number", "source", "created_by", "created_at"]
-    readonly_fields = ["event", "number", "source", "rows", "created_by", "created_at"]
-    exclude = ["replay"]
-
-    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-@admin.register(RaceStandings)
-class RaceStandingsAdmin(ClubScopedAdmin):
-    club_path = "competition__club"
-    list_display = ["competition", "number", "computed_at"]
-    readonly_fields = ["competition", "event", "number", "data", "computed_at"]
-
-    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+admin.site.register(RaceResultVersion, ResultVersionAdmin)
+admin.site.register(RaceStandings, SnapshotAdmin)

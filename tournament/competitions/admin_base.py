@@ -6,7 +6,10 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
 from tournament.clubs.models import Club, Membership, Role
@@ -80,10 +83,78 @@ class ScopedInline:
 
 
 class EventAdminMixin:
-    """The admin action every game's stages or races share: resolve them again."""
+    """What every game's stages or races share in the admin: entering results (with the same
+    form and checks as the scorekeeper page) and resolving them again.
+
+    A game supplies ``results_formset(event, data=None)``, ``store_results(formset, event,
+    user)`` (the stored event, or None with the errors on the formset) and ``results_rows(event,
+    formset)`` (each form with the entrant's name).
+    """
 
     kind_label: str
+    entrant_label: Any = _("entrant")
     actions = ["resolve_again"]
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return False  # events are added on their competition's page
+
+    def get_urls(self) -> list[Any]:
+        if type(self).results_formset is EventAdminMixin.results_formset:
+            return super().get_urls()  # type: ignore[misc,no-any-return]  # no admin entry form
+        opts = self.model._meta  # type: ignore[attr-defined]
+        custom = [
+            path(
+                "<int:event_id>/results/",
+                self.admin_site.admin_view(self.results_view),  # type: ignore[attr-defined]
+                name=f"{opts.app_label}_{opts.model_name}_results",
+            ),
+        ]
+        return custom + super().get_urls()  # type: ignore[misc]
+
+    def results_view(self, request: HttpRequest, event_id: int) -> HttpResponse:
+        from tournament.competitions.kinds import get_kind
+
+        queryset = self.get_queryset(request)  # type: ignore[attr-defined]
+        event = get_object_or_404(queryset.select_related("competition"), pk=event_id)
+        if not self.has_change_permission(request, event):  # type: ignore[attr-defined]
+            raise Http404
+        competition = event.competition
+        competition_opts = competition._meta
+        competition_url = reverse(
+            f"admin:{competition_opts.app_label}_{competition_opts.model_name}_change",
+            args=[competition.pk],
+        )
+        if request.method == "POST":
+            formset = self.results_formset(event, request.POST)
+            if self.store_results(formset, event, request.user):
+                self.message_user(  # type: ignore[attr-defined]
+                    request, _("Results stored; they are being resolved."), messages.SUCCESS
+                )
+                return HttpResponseRedirect(competition_url)
+        else:
+            formset = self.results_formset(event)
+        label = get_kind(self.kind_label).event_label(event.number)
+        context = {
+            **self.admin_site.each_context(request),  # type: ignore[attr-defined]
+            "title": _("Results of %(event)s") % {"event": label},
+            "event": event,
+            "competition": competition,
+            "competition_url": competition_url,
+            "entrant_label": self.entrant_label,
+            "formset": formset,
+            "rows": self.results_rows(event, formset),
+            "opts": self.model._meta,  # type: ignore[attr-defined]
+        }
+        return TemplateResponse(request, "admin/competitions/event_results.html", context)
+
+    def results_formset(self, event: Any, data: Any = None) -> Any:
+        raise NotImplementedError
+
+    def store_results(self, formset: Any, event: Any, user: Any) -> Any:
+        raise NotImplementedError
+
+    def results_rows(self, event: Any, formset: Any) -> list[tuple[Any, str]]:
+        raise NotImplementedError
 
     @admin.action(
         description=_("Resolve the selected ones again (failed, or stuck in “submitted”)")
@@ -98,3 +169,26 @@ class EventAdminMixin:
         self.message_user(  # type: ignore[attr-defined]
             request, _("%(n)s queued for resolution.") % {"n": count}, messages.SUCCESS
         )
+
+
+class ReadOnlyAdmin(ClubScopedAdmin):
+    """Result versions and standings snapshots: records, never edited by hand."""
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ResultVersionAdmin(ReadOnlyAdmin):
+    club_path = "event__competition__club"
+    list_display = ["event", "number", "source", "created_by", "created_at"]
+    readonly_fields = ["event", "number", "source", "rows", "created_by", "created_at"]
+    exclude = ["replay"]
+
+
+class SnapshotAdmin(ReadOnlyAdmin):
+    club_path = "competition__club"
+    list_display = ["competition", "number", "computed_at"]
+    readonly_fields = ["competition", "event", "number", "data", "computed_at"]

@@ -17,7 +17,9 @@ from scoring.rally import parse_championship_settings
 from tournament.competitions.admin_base import (
     ClubScopedAdmin,
     EventAdminMixin,
+    ResultVersionAdmin,
     ScopedInline,
+    SnapshotAdmin,
     is_organiser,
 )
 from tournament.rallies.models import (
@@ -110,27 +112,8 @@ class RallyStageAdmin(EventAdminMixin, ClubScopedAdmin):
         return False  # stages are added on their rally's page
 
 
-class ReadOnlyAdmin(ClubScopedAdmin):
-    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-@admin.register(RallyStageResultVersion)
-class RallyStageResultVersionAdmin(ReadOnlyAdmin):
-    club_path = "event__competition__club"
-    list_display = ["event", "number", "source", "created_by", "created_at"]
-    readonly_fields = ["event", "number", "source", "rows", "created_by", "created_at"]
-    exclude = ["replay"]
-
-
-@admin.register(RallyStandings)
-class RallyStandingsAdmin(ReadOnlyAdmin):
-    club_path = "competition__club"
-    list_display = ["competition", "number", "computed_at"]
-    readonly_fields = ["competition", "event", "number", "data", "computed_at"]
+admin.site.register(RallyStageResultVersion, ResultVersionAdmin)
+admin.site.register(RallyStandings, SnapshotAdmin)
 
 
 class ChampionshipRallyInline(ScopedInline, admin.TabularInline):

@@ -10,11 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.contrib import admin
+from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
@@ -23,7 +21,9 @@ from scoring.grand_tour import specialist_order
 from tournament.competitions.admin_base import (
     ClubScopedAdmin,
     EventAdminMixin,
+    ResultVersionAdmin,
     ScopedInline,
+    SnapshotAdmin,
     is_organiser,
 )
 from tournament.competitions.messages import param_message
@@ -235,81 +235,35 @@ class StageAdmin(EventAdminMixin, ClubScopedAdmin):
     ]
     kind_label = "tour"
 
-    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return False  # stages are added on their tour's page
+    entrant_label = _("rider")
 
-    def get_urls(self) -> list[Any]:
-        custom = [
-            path(
-                "<int:stage_id>/results/",
-                self.admin_site.admin_view(self.results_view),
-                name="tours_stage_results",
-            ),
-        ]
-        return custom + super().get_urls()
+    def results_formset(self, stage: Stage, data: Any = None) -> Any:
+        if data is not None:
+            return RiderRowFormSet(data)
+        return RiderRowFormSet(initial=initial_rows(stage, self._riders(stage)))
 
-    def results_view(self, request: HttpRequest, stage_id: int) -> HttpResponse:
-        stage = get_object_or_404(
-            self.get_queryset(request).select_related("competition"), pk=stage_id
-        )
-        if not self.has_change_permission(request, stage):
-            raise Http404
-        riders = list(
+    def store_results(self, formset: Any, stage: Stage, user: Any) -> Any:
+        return submit_formset(formset, stage=stage, user=user, version=stage.version)
+
+    def results_rows(self, stage: Stage, formset: Any) -> list[tuple[Any, str]]:
+        names = {r.pk: f"{r.name} ({r.team.name})" for r in self._riders(stage)}
+        return [(form, names.get(_int(form["rider"].value()), "")) for form in formset.forms]
+
+    @staticmethod
+    def _riders(stage: Stage) -> list[Rider]:
+        return list(
             Rider.objects.filter(team__tour=stage.competition)
             .select_related("team")
             .order_by("team__order", "role")
         )
-        names = {r.pk: f"{r.name} ({r.team.name})" for r in riders}
-        if request.method == "POST":
-            formset = RiderRowFormSet(request.POST)
-            version = stage.version
-            if submit_formset(formset, stage=stage, user=request.user, version=version):
-                self.message_user(
-                    request, _("Results stored; the stage is being resolved."), messages.SUCCESS
-                )
-                return HttpResponseRedirect(
-                    reverse("admin:tours_tour_change", args=[stage.competition_id])
-                )
-        else:
-            formset = RiderRowFormSet(initial=initial_rows(stage, riders))
-        rows = [
-            (form, names.get(form["rider"].value() and int(form["rider"].value()), ""))
-            for form in formset.forms
-        ]
-        context = {
-            **self.admin_site.each_context(request),
-            "title": _("Results of %(stage)s") % {"stage": stage},
-            "stage": stage,
-            "tour": stage.competition,
-            "formset": formset,
-            "rows": rows,
-            "opts": self.model._meta,
-        }
-        return TemplateResponse(request, "admin/tours/stage_results.html", context)
 
 
-@admin.register(StageResultVersion)
-class StageResultVersionAdmin(ClubScopedAdmin):
-    club_path = "event__competition__club"
-    list_display = ["event", "number", "source", "created_by", "created_at"]
-    readonly_fields = ["event", "number", "source", "rows", "created_by", "created_at"]
-    exclude = ["replay"]
-
-    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
 
 
-@admin.register(StageStandings)
-class StageStandingsAdmin(ClubScopedAdmin):
-    club_path = "competition__club"
-    list_display = ["competition", "number", "computed_at"]
-    readonly_fields = ["competition", "event", "number", "data", "computed_at"]
-
-    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+admin.site.register(StageResultVersion, ResultVersionAdmin)
+admin.site.register(StageStandings, SnapshotAdmin)
