@@ -10,7 +10,10 @@ from typing import Any
 
 from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -134,6 +137,18 @@ class CompetitionActions(VisibleFirst):
         if replay is None:
             raise Http404
         return Response(replay)
+
+    @extend_schema(responses={200: AuditEntrySerializer(many=True)})
+    @action(detail=True, methods=["get"])
+    def history(self, request: Request, pk: Any = None) -> Response:
+        """Who changed what and when: set-up, results submitted, corrected, simulated."""
+        return self.history_response(request, pk)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get"])
+    def export(self, request: Request, pk: Any = None) -> Response:
+        """Set-up, rules and every result version as a versioned JSON document (organisers)."""
+        return self.export_response(request, pk)
 
     def history_response(self, request: Request, pk: Any) -> Response:
         """The competition's audit log, newest first (organisers; paginated)."""

@@ -23,7 +23,6 @@ from tournament.competitions.access import (
     require_role,
 )
 from tournament.competitions.api import (
-    AuditEntrySerializer,
     CompetitionActions,
     ImportSerializer,
     VisibleFirst,
@@ -134,18 +133,6 @@ class RallyViewSet(
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, pk: Any = None) -> Any:
         return self.standings_response(request, pk)
-
-    @extend_schema(responses={200: AuditEntrySerializer(many=True)})
-    @action(detail=True, methods=["get"])
-    def history(self, request: Request, pk: Any = None) -> Response:
-        """Who changed what and when: set-up, results submitted, corrected, simulated."""
-        return self.history_response(request, pk)
-
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
-    @action(detail=True, methods=["get"])
-    def export(self, request: Request, pk: Any = None) -> Response:
-        """Set-up, rules and every result version as a versioned JSON document (organisers)."""
-        return self.export_response(request, pk)
 
     @extend_schema(request=ImportSerializer, responses={201: RallySerializer})
     @action(detail=False, methods=["post"], url_path="import")

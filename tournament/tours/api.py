@@ -13,7 +13,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournament.competitions.api import (
-    AuditEntrySerializer,
     CompetitionActions,
     ImportSerializer,
 )
@@ -110,18 +109,6 @@ class TourViewSet(
     def replay(self, request: Request, pk: Any = None, number: Any = None) -> Response:
         """The simulator's per-round log (FR-73); 404 when the stage was not simulated."""
         return self.replay_response(request, pk, number)
-
-    @extend_schema(responses={200: AuditEntrySerializer(many=True)})
-    @action(detail=True, methods=["get"])
-    def history(self, request: Request, pk: Any = None) -> Response:
-        """Who changed what and when: set-up, results submitted, corrected, simulated."""
-        return self.history_response(request, pk)
-
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
-    @action(detail=True, methods=["get"])
-    def export(self, request: Request, pk: Any = None) -> Response:
-        """Set-up, rules and every result version as a versioned JSON document (organisers)."""
-        return self.export_response(request, pk)
 
     @extend_schema(request=ImportSerializer, responses={201: TourSerializer})
     @action(detail=False, methods=["post"], url_path="import")
