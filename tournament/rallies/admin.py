@@ -108,9 +108,6 @@ class RallyStageAdmin(EventAdminMixin, ClubScopedAdmin):
     readonly_fields = [f for f in fields if f != "name"]
     kind_label = "rally"
 
-    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return False  # stages are added on their rally's page
-
 
 admin.site.register(RallyStageResultVersion, ResultVersionAdmin)
 admin.site.register(RallyStandings, SnapshotAdmin)
