@@ -445,8 +445,21 @@ def _street(raw: Any, finder: _Finder, ck: _Checker) -> StreetFeatures:
     return StreetFeatures(spaces["noise"], spaces["danger"], tuple(tunnels), police)
 
 
+_SHIPPED: dict[str, Circuit] = {}
+
+
 def load_circuit(name: str) -> Circuit:
-    """A shipped circuit by name (``monaco``); unknown names raise CircuitError."""
+    """A shipped circuit by name (``monaco``); unknown names raise CircuitError.
+
+    Circuits are immutable, so each shipped file is read and validated once per process.
+    """
+    circuit = _SHIPPED.get(name)
+    if circuit is None:
+        circuit = _SHIPPED[name] = _read_shipped(name)
+    return circuit
+
+
+def _read_shipped(name: str) -> Circuit:
     if not name.isidentifier():
         raise CircuitError("unknown_circuit", f"Unknown circuit {name!r}.", circuit=name)
     try:

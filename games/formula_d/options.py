@@ -106,7 +106,7 @@ class OptionList(Sequence[MoveOption]):
     policies see an ordinary sequence. An option is built once, so identity is stable.
     """
 
-    __slots__ = ("_built", "finish", "forced", "raw", "roll", "track")
+    __slots__ = ("_built", "finish", "forced", "ranked", "raw", "roll", "track")
 
     def __init__(self, track: Track, roll: int, forced: int, raw: list[Record]) -> None:
         self.track = track
@@ -114,6 +114,8 @@ class OptionList(Sequence[MoveOption]):
         self.forced = forced
         self.raw = raw
         self._built: list[MoveOption | None] = [None] * len(raw)
+        # the automatic driver's ranking of these records (policy.AutoDriver), made once
+        self.ranked: dict[bool, tuple[tuple[float, ...], tuple[Any, ...]]] = {}
         self.finish = -1  # index of the finishing option, if any
         for i, record in enumerate(raw):
             if record[1] == "finish":
@@ -158,7 +160,10 @@ class OptionList(Sequence[MoveOption]):
 
     def offered(self, option: MoveOption) -> bool:
         """Whether ``option`` is one of these (by identity, then by value)."""
-        return any(o is option for o in self._built) or option in list(self)
+        for built in self._built:
+            if built is option:
+                return True
+        return option in list(self)
 
     def _build(self, record: Record) -> MoveOption:
         depth, terminal, key, val = record

@@ -133,7 +133,8 @@ class LaneTables:
 
 
 _TABLES: dict[int, LaneTables] = {}
-_GEARS: dict[tuple[object, ...], int] = {}  # pure memo of AutoDriver gear choices
+# pure memo of AutoDriver gear choices, per (pit_below, track, rules token)
+_GEARS: dict[tuple[object, ...], dict[tuple[object, ...], int]] = {}
 
 
 _FUTURE: dict[tuple[int, int], dict[int, tuple[tuple[int, int, float], ...]]] = {}
@@ -211,6 +212,66 @@ def lane_tables(track: Track) -> LaneTables:
     return tables
 
 
+# Per record of an OptionList, ranked: (index, progress, end space or -1 for an elimination,
+# ends in the pit lane, spaces braked (charged), overshoot spaces, danger spaces, next limit)
+_Ranked = tuple[int, float, int, bool, int, int, int, int]
+
+
+def _ranking(
+    track: Track, tables: LaneTables, options: OptionList, pit: bool, corner: int, stops: int
+) -> tuple[tuple[float, ...], tuple[_Ranked, ...]]:
+    """The records of ``options`` by decreasing upper bound of their value (then index): their
+    progress, plus 60 for a pit-lane end when a stop is wanted; ``OUT`` for an elimination (it
+    is the value). With the bounds, what :meth:`AutoDriver._best_record` needs of each record
+    that depends on neither the WP value nor the rules: the records are those of one search
+    (one start, corner and stops), so this is computed once per list."""
+    nom, is_pit, lap = tables.nom, track.is_pit, track.nominal_lap
+    corner_left, next_exit = tables.corner_left, tables.next_exit
+    corner_of, seg_stops = track.corner_of, track.seg_stops
+    raw = options.raw
+    if not raw:
+        return (), ()
+    chain = raw[0][3][2]  # every record's path goes back to the start space
+    while chain[1] is not None:
+        chain = chain[1]
+    start = chain[0]
+    start_nom, start_in_pit = nom[start], is_pit[start]
+    roll = options.roll
+    bounds: list[float] = []
+    infos: list[_Ranked] = []
+    for i, (depth, terminal, key, val) in enumerate(raw):
+        if terminal == "out":
+            bounds.append(OUT)
+            infos.append((i, 0.0, -1, False, 0, 0, 0, 0))
+            continue
+        end = key[0]
+        pit_end = is_pit[end]
+        d = nom[end] - start_nom
+        if d < -1.0:
+            d += lap
+        bounds.append(d + 60.0 if pit and pit_end else d)
+        braked = 0 if terminal == "box" or pit_end else roll - depth
+        if start_in_pit and pit_end:
+            braked = 0  # FD-48: no braking cost in the pit lane
+        limit = 0
+        if not pit_end:
+            c = corner_of[end]
+            limit = next_exit[end]
+            if c >= 0:
+                # a further stop in the car's corner unless it exited one (flag 4); else a
+                # first stop, void after an overshoot (FD-24)
+                made = stops + 1 if c == corner and not key[3] & 4 else (0 if key[4] else 1)
+                if made < seg_stops[c]:
+                    limit = corner_left[end]
+            if limit >= 100:
+                limit = 99
+        infos.append((i, d, end, pit_end, braked, val[0], len(val[1]), limit))
+    # decreasing bound, then increasing index (a stable sort on the negated bounds)
+    negated = [-b for b in bounds]
+    order = sorted(range(len(raw)), key=negated.__getitem__)
+    return tuple([bounds[i] for i in order]), tuple([infos[i] for i in order])
+
+
 class AutoDriver:
     """The default :class:`~games.formula_d.race.DriverPolicy`.
 
@@ -219,17 +280,46 @@ class AutoDriver:
 
     def __init__(self, pit_below: int | None = None) -> None:
         self.pit_below = pit_below
+        # (race, car, pos, wp, crossings, pit stops made, WP value, wants pit) of the last
+        # car asked about: the gear and the move of one turn share them (a pure cache)
+        self._state: tuple[Race, Car, Pos, int, int, int, float, bool] | None = None
+        self._gears: dict[tuple[object, ...], int] | None = None  # _GEARS entry of ...
+        self._gears_race: Race | None = None  # ... this race
 
     # -- WP value ----------------------------------------------------------------------------
 
+    def _value_and_pit(self, race: Race, car: Car) -> tuple[float, bool]:
+        """:meth:`wp_value` and :meth:`wants_pit` of a basic-rules car, cached per turn."""
+        state = self._state
+        if (
+            state is not None
+            and state[1] is car
+            and state[0] is race
+            and state[3] == car.wp
+            and state[2] == car.pos
+            and state[4] == car.crossings
+            and state[5] == len(car.pitted_laps)
+        ):
+            return state[6], state[7]
+        pit = self.wants_pit(race, car)
+        lam = self._wp_value(race, car, pit)
+        self._state = (race, car, car.pos, car.wp, car.crossings, len(car.pitted_laps), lam, pit)
+        return lam, pit
+
     def wp_value(self, race: Race, car: Car) -> float:
         """Spaces one WP is worth now: dear when few WP must last many corners."""
+        return self._wp_value(race, car, None)
+
+    def _wp_value(self, race: Race, car: Car, pit: bool | None) -> float:
         track = race.track
         if car.in_pit:
             return 1.0
-        laps_left = race.laps - car.laps_done
-        if self.wants_pit(race, car) or (
-            car.laps_done < race.laps - 1 and race.laps > 1 and not car.pitted_laps and car.wp < 9
+        laps_done = max(0, car.crossings - 1)
+        laps_left = race.laps - laps_done
+        if pit is None:
+            pit = self.wants_pit(race, car)
+        if pit or (
+            laps_done < race.laps - 1 and race.laps > 1 and not car.pitted_laps and car.wp < 9
         ):
             laps_left = 1  # WP come back at the pit stop
         tables = lane_tables(track)
@@ -242,9 +332,10 @@ class AutoDriver:
         """Pit at the end of lap 1 when worn (FD-43)."""
         if car.zones is not None:
             return advanced_driver.wants_pit(race, car)
-        if race.track.circuit.pit is None or race.laps < 2 or car.laps_done >= race.laps - 1:
+        laps_done = max(0, car.crossings - 1)
+        if race.track.circuit.pit is None or race.laps < 2 or laps_done >= race.laps - 1:
             return False
-        if car.laps_done in car.pitted_laps:
+        if laps_done in car.pitted_laps:
             return False
         threshold = self.pit_below if self.pit_below is not None else race.rules.wp_start // 2 + 1
         return car.wp <= threshold
@@ -265,28 +356,31 @@ class AutoDriver:
             return advanced_driver.choose_gear(self, race, car, allowed)
         if car.in_pit:
             return max(allowed)
-        lam = self.wp_value(race, car)
-        # The choice ignores other cars, so it is a pure function of this key (memoised).
-        key = (
-            self.pit_below,
-            race.track,
-            _rules_token(race.rules),
-            car.pos,
-            car.gear,
-            car.corner,
-            car.stops,
-            car.wp,
-            lam,
-            tuple(allowed),
-        )
-        cached = _GEARS.get(key)
+        lam = self._value_and_pit(race, car)[0]
+        # The choice ignores other cars, so it is a pure function of the driver's settings,
+        # the track, the rules and this key (memoised per those three).
+        gears = self._gears
+        if gears is None or self._gears_race is not race:
+            gears = self._gears_of(race)
+        key = (car.pos, car.gear, car.corner, car.stops, car.wp, lam, tuple(allowed))
+        cached = gears.get(key)
         if cached is not None:
             return cached
-        if len(_GEARS) > 100_000:
-            _GEARS.clear()
+        if len(gears) > 100_000:
+            gears.clear()
         gear = self._choose_gear(race, car, allowed, lam)
-        _GEARS[key] = gear
+        gears[key] = gear
         return gear
+
+    def _gears_of(self, race: Race) -> dict[tuple[object, ...], int]:
+        outer = (self.pit_below, race.track, _rules_token(race.rules))
+        gears = _GEARS.get(outer)
+        if gears is None:
+            if len(_GEARS) > 100:
+                _GEARS.clear()
+            gears = _GEARS[outer] = {}
+        self._gears, self._gears_race = gears, race
+        return gears
 
     def _choose_gear(self, race: Race, car: Car, allowed: Sequence[int], lam: float) -> int:
         # For k spaces straight ahead: value(k) = progress - WP value x cost (OUT when the car
@@ -434,10 +528,11 @@ class AutoDriver:
         """The option with the best value; ties go to the first (options are ordered)."""
         if car.zones is not None:
             return advanced_driver.choose_move(self, race, car, options)
+        if isinstance(options, OptionList) and options.track is race.track:
+            lam, pit = self._value_and_pit(race, car)
+            return options[self._best_record(race, car, options, lam, pit)]
         lam = self.wp_value(race, car)
         pit = self.wants_pit(race, car)
-        if isinstance(options, OptionList) and options.track is race.track:
-            return options[self._best_record(race, car, options, lam, pit)]
         best = options[0]
         best_value = float("-inf")
         for option in options:
@@ -449,88 +544,54 @@ class AutoDriver:
     def _best_record(self, race: Race, car: Car, options: OptionList, lam: float, pit: bool) -> int:
         """:meth:`option_value` on the search's records, without building the options.
 
-        Scanned from the longest move down: an option whose progress less its WP cost (its
-        value before the non-positive terms) is below the best value so far cannot win and is
-        skipped. Ties go to the lower index, as in the plain scan.
+        Records are scanned by decreasing progress (plus 60 for a wanted pit stop), an upper
+        bound of their value since every other term is never positive: once the bound is below
+        the best value found, no record left can win. Ties go to the lower index, as in the
+        plain scan. The ranking depends only on the records, so it is kept with them.
         """
-        track = race.track
-        tables = lane_tables(track)
-        rules = race.rules
-        nom, nbr = tables.nom, tables.nbr
-        corner_left, next_exit = tables.corner_left, tables.next_exit
-        corner_of, seg_stops, is_pit = track.corner_of, track.seg_stops, track.is_pit
-        ids = track.node_id
-        start_nom = nom[ids[car.pos]]
-        lap = track.nominal_lap
-        occupied = 0
-        for pos in race.occupied:
-            occupied |= 1 << ids[pos]
-        occupied &= ~(1 << ids[car.pos])
-        bwp, owp = rules.brake_wp_per_space, rules.overshoot_wp_per_space
-        dwl, cwl = rules.danger_wp_loss, rules.collision_wp_loss
-        roll, wp, car_in_pit = options.roll, car.wp, car.in_pit
         if options.finish >= 0:
             return options.finish  # worth 10 000, more than any other option
-        futures = _future_table(rules)[car.gear]
+        ranked = options.ranked.get(pit)
+        if ranked is None:
+            track = race.track
+            ranked = options.ranked[pit] = _ranking(
+                track, lane_tables(track), options, pit, car.corner, car.stops
+            )
+        bounds, infos = ranked
+        rules = race.rules
+        bwp, owp = rules.brake_wp_per_space, rules.overshoot_wp_per_space
+        wp = car.wp
         best_i, best_value = 0, float("-inf")
-        raw = options.raw
-        # Shorter moves progress at most ``slope`` per space and brake (or, ending in the pit
-        # lane unwanted, lose 60): once even that bound is below the best, stop (records are in
-        # steps order). Not with tunnels (a jump) or when a pit stop is wanted (+60).
-        stop = not pit and race.street is None
-        slope = tables.step_progress
-        brake_value = lam * bwp
-        for i in range(len(raw) - 1, -1, -1):
-            depth, terminal, key, val = raw[i]
-            if stop and depth * slope + 1.0 - min(brake_value * (roll - depth), 60.0) < best_value:
-                break
-            if terminal == "finish":
-                value = 10_000.0
-            elif terminal == "out":
+        futures: tuple[tuple[int, int, float], ...] | None = None
+        nbr: tuple[int, ...] = ()
+        occupied = 0
+        for k, (i, d, end, pit_end, braked, over, danger, limit) in enumerate(infos):
+            if bounds[k] < best_value:
+                break  # no record left can reach the best value
+            cost = braked * bwp + over * owp
+            if end < 0 or cost >= wp:
                 value = OUT
             else:
-                end = key[0]
-                pit_end = is_pit[end]
-                d = nom[end] - start_nom
-                if d < -1.0:
-                    d += lap
-                if d + (60.0 if pit_end and pit else 0.0) < best_value:
-                    continue  # every other term is <= 0
-                braked = 0 if terminal == "box" or pit_end else roll - depth
-                cost = 0
-                if not car_in_pit or not pit_end:
-                    cost = braked * bwp
-                cost += val[0] * owp
-                if cost >= wp:
-                    value = OUT
+                bound = d - lam * cost
+                if pit_end and pit:
+                    bound += 60.0
+                if bound < best_value:
+                    continue  # the remaining terms are <= 0 (same float rounding)
+                value = -lam * cost - 0.3 * lam * danger * rules.danger_wp_loss
+                value += d
+                if pit_end:
+                    value += 60.0 if pit else -60.0
                 else:
-                    bound = d - lam * cost
-                    if pit_end and pit:
-                        bound += 60.0
-                    if bound < best_value:
-                        continue  # the remaining terms are <= 0 (same float rounding)
-                    value = -lam * cost - 0.3 * lam * len(val[1]) * dwl
-                    value += d
-                    if pit_end:
-                        value += 60.0 if pit else -60.0
-                    else:
-                        c = corner_of[end]
-                        limit = next_exit[end]
-                        if c >= 0:
-                            if c == car.corner and not key[3] & 4:  # exited no corner
-                                stops = car.stops + 1
-                            else:
-                                stops = 0 if key[4] else 1
-                            if stops < seg_stops[c]:
-                                limit = corner_left[end]
-                        kind, a, b = futures[limit if limit < 100 else 99]
-                        # = self._future(race, car.gear, limit, lam), tabulated
-                        value += (
-                            -2.0 if kind == 0 else (-12.0 * lam if kind == 1 else -(a * lam) - b)
-                        )
-                        near = (nbr[end] & occupied).bit_count()
-                        value -= near * 0.2 * cwl * lam
-            if value >= best_value:
+                    if futures is None:
+                        futures = _future_table(rules)[car.gear]
+                        nbr = lane_tables(race.track).nbr
+                        occupied = race.occupancy(car)
+                    kind, a, b = futures[limit]
+                    # = self._future(race, car.gear, limit, lam), tabulated
+                    value += -2.0 if kind == 0 else (-12.0 * lam if kind == 1 else -(a * lam) - b)
+                    near = (nbr[end] & occupied).bit_count()
+                    value -= near * 0.2 * rules.collision_wp_loss * lam
+            if value > best_value or (value == best_value and i < best_i):
                 best_i, best_value = i, value
         return best_i
 

@@ -138,6 +138,8 @@ class Race:
         self.moves: list[MoveRecord] = []
         self.events: list[Event] = []
         self.grid: list[Car] = []
+        # the bit mask of every car's space while no car moves (a turn's decisions), else -1
+        self._occupancy = -1
         self.street = street.StreetState() if rules.street_rules else None
         self.rule_set = rule_set
         self.adv = advanced.AdvancedState() if rule_set == "advanced" else None
@@ -300,9 +302,11 @@ class Race:
     def occupancy(self, car: Car) -> int:
         """The bit mask of the spaces of the other cars (``Track.node_id``)."""
         ids = self.track.node_id
-        occupied = 0
-        for pos in self.occupied:
-            occupied |= 1 << ids[pos]
+        occupied = self._occupancy
+        if occupied < 0:
+            occupied = 0
+            for pos in self.occupied:
+                occupied |= 1 << ids[pos]
         return occupied & ~(1 << ids[car.pos])
 
     def params(self, car: Car) -> Params:
@@ -356,8 +360,14 @@ class Race:
                 start_kind, roll = "normal", self.dice.roll(1)
             car.gear = 1
         else:
-            gear = self.policy.choose_gear(self, car, self.allowed_gears(car))
-            if gear not in self.allowed_gears(car):
+            ids = self.track.node_id
+            mask = 0
+            for pos in self.occupied:
+                mask |= 1 << ids[pos]
+            self._occupancy = mask  # until a car moves or leaves (apply, eliminate)
+            allowed = self.allowed_gears(car)
+            gear = self.policy.choose_gear(self, car, list(allowed))
+            if gear not in allowed:
                 raise FormulaDError("illegal_gear", f"Gear {gear} is not allowed.", gear=gear)
             if self.adv is not None:
                 advanced.pay_downshift(self, car, gear)  # FD-63
@@ -373,25 +383,26 @@ class Race:
                 self._log(car, None, None, None, events)
                 return
             roll = self.dice.roll(gear)
-        if self.adv is not None:
+        adv, st = self.adv, self.street
+        if adv is not None:
             options: Sequence[MoveOption] = advanced.tyre_options(self, car, roll)
         else:
             options = self.options(car, roll)
-        if street.nitro_available(self, car):
+        if st is not None and street.nitro_available(self, car):
             boosted = self.options(car, roll + car.gear)
             options = [*options, *(street.with_nitro(o) for o in boosted)]
         choice = self.choose(car, options)
         self.apply(car, choice, roll)
-        if self.street is not None and car.running:
+        if st is not None and car.running:
             street.danger_tests(self, car, choice)  # FD-54: spaces moved over, during the move
-        if self.adv is not None:
+        if adv is not None:
             choice = advanced.after_move(self, car, choice, roll)
-        if car.running:
+        if car.status == "running":
             self.end_of_move_tests(car)
         if start_kind is None and ENGINE_TRIGGER.get(car.gear) == roll:
             self.engine_test(car)
             advanced.weather_change(self)  # FD-67
-        if self.street is not None:
+        if st is not None:
             street.end_of_move(self, car)
         self._log(car, roll, start_kind, choice, events)
 
@@ -415,14 +426,20 @@ class Race:
 
     def apply(self, car: Car, option: MoveOption, roll: int) -> None:
         """Move the car and charge brake and overshoot WP (FD-22, FD-26, FD-27)."""
+        self._occupancy = -1
         del self.occupied[car.pos]
         old = car.pos
         car.pos = option.end
         if option.nitro:
             car.nitro_lap = car.laps_done
-        for a, b in zip(option.path, option.path[1:], strict=False):
-            if (b[0] == PIT and a[0] != PIT) or (b[0] == 0 and a[0] not in (0, PIT)):
-                car.wraps += 1
+        # a wrap: into segment 0 from another track segment, or into the pit lane
+        previous = option.path[0][0]
+        for p in option.path:
+            seg = p[0]
+            if seg != previous:
+                if previous != PIT and (seg == 0 or seg == PIT):
+                    car.wraps += 1
+                previous = seg
         if self.street is not None and option.police:
             street.police_crossing(self, car, roll)
         if option.crossed_line:
@@ -510,6 +527,7 @@ class Race:
 
     def eliminate(self, car: Car, cause: str) -> None:
         """FD-35/FD-36: the car leaves the board; the race records its elimination order."""
+        self._occupancy = -1
         car.status = "eliminated"
         car.wp = 0
         if self.adv is not None:

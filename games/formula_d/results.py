@@ -21,24 +21,38 @@ def move_record(
     events: list[Event],
 ) -> MoveRecord:
     """One move of the log, for replays."""
-    path: tuple[tuple[str, str, int], ...] = ()
-    if option:
-        # compact label tuples; MoveRecord.to_json builds the replay's dicts
-        ids, labels = race.track.node_id, race.track.node_labels
-        path = tuple([labels[ids[p]] for p in option.path])
+    zones = advanced.zones_tuple(car.zones) if car.zones is not None else ()
+    wp = car.wp if car.wp > 0 else 0
+    if option is None:
+        return MoveRecord(
+            race.round,
+            car.entrant.driver,
+            car.gear,
+            roll,
+            start_kind,
+            False,
+            (),
+            0,
+            0,
+            wp,
+            tuple(events),
+            zones,
+        )
+    # compact label tuples; MoveRecord.to_json builds the replay's dicts
+    ids, labels = race.track.node_id, race.track.node_labels
     return MoveRecord(
-        round=race.round,
-        driver=car.driver,
-        gear=car.gear,
-        roll=roll,
-        start=start_kind,
-        nitro=bool(option and option.nitro),
-        path=path,
-        moved=option.steps if option else 0,
-        braked=option.braked if option else 0,
-        wp=max(car.wp, 0),
-        events=tuple(events),
-        zones=advanced.zones_tuple(car.zones) if car.zones is not None else (),
+        race.round,
+        car.entrant.driver,
+        car.gear,
+        roll,
+        start_kind,
+        option.nitro,
+        tuple([labels[ids[p]] for p in option.path]),
+        option.steps,
+        option.braked,
+        wp,
+        tuple(events),
+        zones,
     )
 
 

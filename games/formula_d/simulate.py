@@ -23,13 +23,21 @@ from scoring.formula_d.rules import RULE_SETS, FormulaDRules, build_formula_d_ru
 from scoring.params import ParamError
 
 _TRACKS: dict[Circuit, Track] = {}
+# the same by object identity (hashing a whole circuit costs more than a race's set-up)
+_BY_ID: dict[int, tuple[Circuit, Track]] = {}
 
 
 def track_for(circuit: Circuit) -> Track:
     """The (shared, read-only) geometry of ``circuit``."""
+    known = _BY_ID.get(id(circuit))
+    if known is not None and known[0] is circuit:
+        return known[1]
     track = _TRACKS.get(circuit)
     if track is None:
         track = _TRACKS[circuit] = Track(circuit)
+    if len(_BY_ID) > 100:
+        _BY_ID.clear()
+    _BY_ID[id(circuit)] = (circuit, track)  # holds the circuit, so its id is not reused
     return track
 
 
