@@ -17,7 +17,8 @@ bit mask of every space each layer looked at, and reused while none of those spa
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
+from operator import itemgetter
 
 from games.formula_d.circuit import Line, Pos
 from games.formula_d.options import (
@@ -37,10 +38,13 @@ from games.formula_d.track import Track
 
 _CACHE_LIMIT = 20_000  # starts per circuit (Monaco has about 500 spaces x stops x flags)
 _NO_SPACES: frozenset[Pos] = frozenset()
+_REACH = 64  # no move is longer (FD-1 dice, nitro, slipstream): zig-zag walks stop there
+# A kept record with its rank (lower is better: see _rank) and its sort key (steps, end space).
+_Item = tuple[int, Record, int]
 # per end slot, its successive cheapest records (tuples, not lists: the cyclic collector
 # untracks tuples of plain data, and the memo keeps many of these)
-_History = tuple[tuple[tuple[int, int, int], Record], ...]
-_REACH = 64  # no move is longer (FD-1 dice, nitro, slipstream): zig-zag walks stop there
+_History = tuple[_Item, ...]
+_SORT_KEY = itemgetter(2)
 
 
 def params_of(track: Track, ctx: MoveContext) -> Params:
@@ -88,7 +92,8 @@ def options_for(track: Track, params: Params, roll: int, occupied: int) -> Optio
         if free.fp[roll] & _tables(track).mask(debris):
             free = _memo(track, params, roll, _tables(track).with_debris)
     else:
-        free = _memo(track, params, roll)
+        found: _Search | None = track.move_cache.get(params)
+        free = found if found is not None and len(found.fp) > roll else _memo(track, params, roll)
     fp = free.fp
     if not fp[roll] & occupied:
         options = free.by_roll.get(roll)
@@ -136,6 +141,7 @@ class _Tables:
         self.sets: dict[frozenset[Pos], frozenset[int]] = {}
         self.maps: dict[tuple[tuple[Pos, Pos], ...], dict[int, int]] = {}
         self.lines: dict[Line, tuple[bool, ...]] = {}
+        self.prefixes: dict[int, list[int]] = {}
         # searches whose parameters hold debris (FD-64): they go stale as debris is added, so
         # they are kept apart from the main memo and dropped in bulk when it fills
         self.with_debris: dict[Params, _Search] = {}
@@ -154,6 +160,18 @@ class _Tables:
         if out is None:
             ids = self.track.node_id
             out = self.maps[pairs] = {ids[a]: ids[b] for a, b in pairs}
+        return out
+
+    def lane_prefix(self, start: int) -> list[int]:
+        """Per k up to ``_REACH``: the bit mask of the next k spaces of ``start``'s lane."""
+        out = self.prefixes.get(start)
+        if out is None:
+            fwd = self.track.fwd
+            out = self.prefixes[start] = [0]
+            p = start
+            for _ in range(_REACH):
+                p = fwd[p]
+                out.append(out[-1] | 1 << p)
         return out
 
     def mask(self, spaces: frozenset[Pos]) -> int:
@@ -183,13 +201,15 @@ class _Search:
     """The breadth-first path search from one start on the empty track, extended on demand.
 
     ``layers[d]`` holds the states after ``d`` spaces, ``slots`` the cheapest records per end
-    space (see :func:`_record`), ``fp[d]`` the bit mask of every space looked at up to depth
-    ``d`` and ``term[d]`` whether a terminal (finish, box, out) was reached by then.
+    space (see :func:`_keep`), ``fp[d]`` the bit mask of every space looked at up to depth
+    ``d`` and ``term[d]`` whether a terminal (finish, box, out) was reached by then. ``snaps[d]``
+    keeps, per end slot, the best record within ``d`` spaces: where a resumed search starts.
     """
 
     __slots__ = (
         "by_roll",
         "canonical",
+        "car_lane",
         "danger",
         "debris",
         "deepest",
@@ -197,9 +217,12 @@ class _Search:
         "hazards",
         "lane_prefix",
         "layers",
+        "obstacles",
         "params",
         "police",
         "slots",
+        "snaps",
+        "straight",
         "term",
         "track",
         "tunnels",
@@ -223,12 +246,26 @@ class _Search:
         self.canonical = (
             not params[10] and not track.is_pit[start] and min(track.lane_lap) > 2 * _REACH
         )
-        self.lane_prefix: list[int] = [0]  # bits of the start lane's next k spaces
-        p = start
-        for _ in range(_REACH):
-            p = track.fwd[p]
-            self.lane_prefix.append(self.lane_prefix[-1] | 1 << p)
+        self.lane_prefix = tables.lane_prefix(start)  # bits of the start lane's next k spaces
         self.hazards = self.danger | self.debris
+        # Obstacles in the start lane ahead (canonical zig-zags): (distance, id), nearest first.
+        # Those of the cars are the cars on ``car_lane``: the start lane's next spaces (and the
+        # pit lane where its ordinal, -1, falls within reach: the same distance arithmetic).
+        self.obstacles: list[tuple[int, int]] = []
+        self.car_lane = 0
+        if self.canonical:
+            lane_of, lane_idx = track.node_lane, track.lane_idx
+            start_lane, start_idx = lane_of[start], lane_idx[start]
+            lap = track.lane_lap[start_lane]
+            for o in self.hazards:
+                if lane_of[o] == start_lane and 0 < (lane_idx[o] - start_idx) % lap <= _REACH:
+                    self.obstacles.append(((lane_idx[o] - start_idx) % lap, o))
+            self.obstacles.sort()
+            self.car_lane = self.lane_prefix[_REACH]
+            if start_lane == 0 and 0 < (-1 - start_idx) % lap <= _REACH:
+                for o, pit in enumerate(track.is_pit):
+                    if pit:
+                        self.car_lane |= 1 << o
         start_key: StateKey = (start, 0, -1, 0, 0)
         start_val: StateCost = (0, (), (start, None), (), ())
         self.layers: list[dict[StateKey, StateCost]] = [{start_key: start_val}]
@@ -236,80 +273,119 @@ class _Search:
         self.term = [False]
         self.deepest = 0
         self.by_roll: dict[int, OptionList] = {}
-        # per end slot, its successive cheapest records (depth increasing): see _record
-        self.slots: dict[int, _History] = {}
-        _record(track, self.slots, [(0, "", start_key, start_val)])
+        # per end slot, its successive cheapest records (depth increasing, rank decreasing)
+        self.snaps: dict[int, dict[int, _Item]] = {}
+        self.straight: dict[int, bool] = {}  # per depth: a state there never changed lane
+        first: dict[int, _Item] = {}
+        _keep(track, 0, [], self.layers[0], first)
+        self.slots: dict[int, _History] = {slot: (item,) for slot, item in first.items()}
 
     def extend(self, depth: int) -> None:
-        """Search the empty track up to ``depth`` spaces."""
+        """Search the empty track up to ``depth`` spaces (ends kept as :func:`_keep` does)."""
+        slots = self.slots
+        track = self.track
+        is_pit, order = track.is_pit, track.node_order
         while len(self.fp) <= depth:
             d = len(self.fp)
-            nxt, ends, touched, term = self.expand(self.layers[-1], d, 0)
+            nxt, terms, touched, term = self.expand(self.layers[-1], d, 0, self.obstacles)
             self.layers.append(nxt)
             if nxt:
                 self.deepest = d
-            _record(self.track, self.slots, ends)
+            for end in terms:
+                slot, item = _ranked(track, d, end)
+                history = slots.get(slot)
+                if history is None:
+                    slots[slot] = (item,)
+                elif item[0] < history[-1][0]:
+                    slots[slot] = (*history, item)
+            base = d * len(order)
+            for key, val in nxt.items():
+                node = key[0]
+                spent = val[0] if is_pit[node] else val[0] - d
+                rank = ((spent + _BIAS) << 24) + len(val[1]) + len(val[4])
+                history = slots.get(node)
+                if history is None:
+                    slots[node] = ((rank, (d, "", key, val), base + order[node]),)
+                elif rank < history[-1][0]:
+                    slots[node] = (*history, (rank, (d, "", key, val), base + order[node]))
             self.fp.append(self.fp[-1] | touched)
             self.term.append(self.term[-1] or term)
 
+    def snapshot(self, depth: int) -> dict[int, _Item]:
+        """Per end slot first reached within ``depth`` spaces, its best record within them."""
+        snap = self.snaps.get(depth)
+        if snap is None:
+            snap = self.snaps[depth] = {
+                k: _best_at(v, depth) for k, v in self.slots.items() if v[0][1][0] <= depth
+            }
+        return snap
+
     def resume(self, clean: int, roll: int, occ: int) -> OptionList:
         """The options for ``roll`` with cars on ``occ``; layers up to ``clean`` saw none."""
-        rekeyed: dict[StateKey, StateCost] | None = self.layers[clean]
-        if self.canonical and clean > 0:
-            rekeyed = self._rekeyed(self.layers[clean], occ)
-        if rekeyed is None or clean == 0:
+        layer: dict[StateKey, StateCost] | None = self.layers[clean]
+        obstacles = self.obstacles
+        if self.canonical:
+            cars: list[tuple[int, int]] = []
+            m = occ & self.car_lane
+            if m:
+                track = self.track
+                lane_idx = track.lane_idx
+                start_idx = lane_idx[self.params[0]]
+                lap = track.lane_lap[track.node_lane[self.params[0]]]
+                while m:
+                    bit = m & -m
+                    m ^= bit
+                    o = bit.bit_length() - 1
+                    cars.append(((lane_idx[o] - start_idx) % lap, o))
+                cars.sort()
+                obstacles = sorted(obstacles + cars) if obstacles else cars
+            if clean > 0:
+                layer = self._rekeyed(clean, cars[0] if cars else None)
+        if layer is None or clean == 0:
             clean = 0
-            start = self.params[0]
-            first: Record = (0, "", (start, 0, -1, 0, 0), (0, (), (start, None), (), ()))
-            slots: dict[int, _History] = {}
-            _record(self.track, slots, [first])
-            layer = {first[2]: first[3]}
-            deepest, term = 0, False
-        else:
-            slots = {k: (_best_at(v, clean),) for k, v in self.slots.items() if v[0][1][0] <= clean}
-            layer = rekeyed
-            deepest = min(self.deepest, clean)
-            term = self.term[clean]
-        for d in range(clean + 1, roll + 1):
-            if not layer:
-                break
-            layer, found, _, t = self.expand(layer, d, occ)
-            term = term or t
-            _record(self.track, slots, found)
-            if layer:
+            layer = self.layers[0]
+        slots = self.snapshot(clean).copy()
+        deepest = min(self.deepest, clean)
+        term = self.term[clean]
+        track = self.track
+        if layer:
+            for d in range(clean + 1, roll + 1):
+                layer, terms, _, t = self.expand(layer, d, occ, obstacles)
+                term = term or t
+                _keep(track, d, terms, layer, slots)
+                if not layer:
+                    break
                 deepest = d
         forced = 0 if deepest == roll or term else roll - deepest
-        return _options(self.track, roll, forced, slots)
+        return _options(track, roll, forced, slots.values())
 
     def _rekeyed(
-        self, layer: dict[StateKey, StateCost], occ: int
+        self, clean: int, first: tuple[int, int] | None
     ) -> dict[StateKey, StateCost] | None:
-        """A clean layer's states with their zig-zag obstacles updated for the cars ``occ``.
+        """A clean layer's states with their zig-zag obstacles updated for the cars.
 
         Every space the search looked at so far is free, including the start lane up to the
         car that never changed lane; so a state left the start lane before any car in it, and
-        its first obstacle is the nearer of its own (danger, debris) and the first car in the
-        start lane. ``None`` when there is no such straight-on state (search from the start).
+        its first obstacle is the nearer of its own (danger, debris) and ``first``, the first
+        car in the start lane (distance, id). ``None`` when there is no such straight-on state
+        (search from the start).
         """
         track = self.track
-        if not any(key[1] == 0 and not track.is_pit[key[0]] for key in layer):
+        layer = self.layers[clean]
+        straight = self.straight.get(clean)
+        if straight is None:
+            is_pit = track.is_pit
+            straight = self.straight[clean] = any(
+                key[1] == 0 and not is_pit[key[0]] for key in layer
+            )
+        if not straight:
             return None
-        start = self.params[0]
-        lane_of, lane_idx = track.node_lane, track.lane_idx
-        start_lane, start_idx = lane_of[start], lane_idx[start]
-        lap = track.lane_lap[start_lane]
-        first_car, first_dist = -1, _REACH + 1
-        m = occ
-        while m:
-            bit = m & -m
-            m ^= bit
-            o = bit.bit_length() - 1
-            if lane_of[o] == start_lane:
-                dist = (lane_idx[o] - start_idx) % lap
-                if 0 < dist < first_dist:
-                    first_car, first_dist = o, dist
-        if first_car < 0:
+        if first is None:
             return layer
+        first_dist, first_car = first
+        lane_idx = track.lane_idx
+        start_idx = lane_idx[self.params[0]]
+        lap = track.lane_lap[track.node_lane[self.params[0]]]
         out: dict[StateKey, StateCost] = {}
         for key, val in layer.items():
             zig = key[2]
@@ -320,10 +396,36 @@ class _Search:
                 out[key] = val
         return out
 
+    def _zig_ok(self, left_from: int, back: int, occ: int) -> tuple[bool, int]:
+        # FD-16 / FD-54 / FD-64: walk the abandoned lane from where the car left it up to
+        # where it comes back; the detour must have gone round a car, danger or debris.
+        # Returns the verdict and the spaces looked at.
+        track = self.track
+        seg_of, coord, fwd = track.node_seg, track.node_coord, track.fwd
+        danger, debris = self.danger, self.debris
+        touched = 0
+        back_seg, target = seg_of[back], coord[back]
+        p = fwd[left_from]
+        for _ in range(64):
+            if seg_of[p] == back_seg and coord[p] >= target:
+                return False, touched
+            touched |= 1 << p
+            if occ >> p & 1 or p in danger or p in debris:
+                return True, touched
+            p = fwd[p]
+        return False, touched
+
     def expand(
-        self, layer: dict[StateKey, StateCost], depth: int, occ: int
+        self,
+        layer: dict[StateKey, StateCost],
+        depth: int,
+        occ: int,
+        obstacles: list[tuple[int, int]],
     ) -> tuple[dict[StateKey, StateCost], list[Record], int, bool]:
-        """One more space: the next layer, the ends at ``depth``, spaces looked at, terminal."""
+        """One more space: the next layer, the terminal ends, spaces looked at, terminal.
+
+        ``obstacles`` are those in the start lane ahead (canonical zig-zags), nearest first.
+        """
         track = self.track
         (
             _start,
@@ -343,50 +445,21 @@ class _Search:
         lane_of, seg_of, is_pit = track.node_lane, track.node_seg, track.is_pit
         corner_of, seg_stops = track.corner_of, track.seg_stops
         before_finish = track.before_finish
-        coord = track.node_coord
         pit_entry = track.pit_entry if may_pit and box >= 0 else -2
         pit_first = track.pit_first
         box_node = pit_first + box if box >= 0 and pit_first >= 0 else -2
-        touched = 0
-        term = False
-        ends: list[Record] = []
         canonical = self.canonical
         start = self.params[0]
         start_lane = lane_of[start]
         lane_idx, lane_lap = track.lane_idx, track.lane_lap[start_lane]
         start_idx = lane_idx[start]
         lane_prefix = self.lane_prefix
-        # obstacles in the start lane ahead (canonical zig-zags): (distance, id), nearest first
-        obstacles: list[tuple[int, int]] = []
-        if canonical:
-            for o in self.hazards:
-                if lane_of[o] == start_lane and 0 < (lane_idx[o] - start_idx) % lane_lap <= _REACH:
-                    obstacles.append(((lane_idx[o] - start_idx) % lane_lap, o))
-            m = occ
-            while m:
-                bit = m & -m
-                m ^= bit
-                o = bit.bit_length() - 1
-                if lane_of[o] == start_lane and 0 < (lane_idx[o] - start_idx) % lane_lap <= _REACH:
-                    obstacles.append(((lane_idx[o] - start_idx) % lane_lap, o))
-            obstacles.sort()
 
-        def zig_ok(left_from: int, back: int) -> bool:
-            # FD-16 / FD-54 / FD-64: walk the abandoned lane from where the car left it up to
-            # where it comes back; the detour must have gone round a car, danger or debris.
-            nonlocal touched
-            back_seg, target = seg_of[back], coord[back]
-            p = fwd[left_from]
-            for _ in range(64):
-                if seg_of[p] == back_seg and coord[p] >= target:
-                    return False
-                touched |= 1 << p
-                if occ >> p & 1 or p in danger or p in debris:
-                    return True
-                p = fwd[p]
-            return False
-
+        touched = 0
+        term = False
+        ends: list[Record] = []
         nxt: dict[StateKey, StateCost] = {}
+        keep = nxt.setdefault
         for (node, changes, zig, flags, short), (over, dz, chain, corners, db) in layer.items():
             if is_pit[node]:
                 # FD-49: one lane, no overtaking; a car reaching the car ahead stops behind it.
@@ -400,11 +473,13 @@ class _Search:
                     ends.append((depth, "box", nkey, nval))  # FD-44: into its own box
                     term = True
                     continue
-                old = nxt.get(nkey)
-                if old is None or over < old[0] or (over == old[0] and _hazards(nval, old)):
+                old = keep(nkey, nval)
+                if old is not nval and (over < old[0] or (over == old[0] and _hazards(nval, old))):
                     nxt[nkey] = nval
                 continue
             cands = steps_fwd[node] if flags & LOCKED or changes >= max_lc else steps_all[node]
+            c = corner_of[node]
+            before = before_finish[node]
             for q, lane, changed in cands:
                 nchanges, nzig = changes, zig
                 if changed:
@@ -421,11 +496,14 @@ class _Search:
                             back = (lane_idx[q] - start_idx) % lane_lap
                             touched |= lane_prefix[back - 1 if 0 < back <= _REACH else _REACH]
                             if not zig or (lane_idx[zig - 1] - start_idx) % lane_lap >= back:
-                                continue  # FD-16: back into the lane left only to go round a car
+                                continue  # FD-16: back in the lane left only to go round a car
                     elif zig < 0:
                         nzig = node
-                    elif lane == lane_of[zig] and not zig_ok(zig, q):
-                        continue  # FD-16: back into the lane left only to go round a car
+                    elif lane == lane_of[zig]:
+                        ok, seen = self._zig_ok(zig, q, occ)
+                        touched |= seen
+                        if not ok:
+                            continue  # FD-16: back into the lane left only to go round a car
                 if q == pit_entry and not changed:
                     touched |= 1 << pit_first
                     if not occ >> pit_first & 1:
@@ -435,11 +513,9 @@ class _Search:
                             ends.append((depth, "box", nkey, nval))
                             term = True
                         else:
-                            old = nxt.get(nkey)
-                            if (
-                                old is None
-                                or over < old[0]
-                                or (over == old[0] and _hazards(nval, old))
+                            old = keep(nkey, nval)
+                            if old is not nval and (
+                                over < old[0] or (over == old[0] and _hazards(nval, old))
                             ):
                                 nxt[nkey] = nval
                 if tunnels is not None:
@@ -449,7 +525,6 @@ class _Search:
                     continue  # FD-15: no passing through or over a car
                 nflags, nshort, ncorners = flags, short, corners
                 terminal = ""
-                c = corner_of[node]
                 if c >= 0 and seg_of[q] != c:
                     nflags |= EXITED
                     ncorners = (*corners, c)
@@ -463,31 +538,42 @@ class _Search:
                     elif lock_always:
                         nflags |= LOCKED  # FD-21
                 nover = over + nshort  # FD-22: every space beyond a short corner's exit line
-                if before_finish[node] and not before_finish[q]:
+                if before and not before_finish[q]:
                     nflags |= CROSSED
                     if final_crossing and not terminal:
                         terminal = "finish"
                 if police is not None and police[node] and not police[q]:
                     nflags |= POLICE
-                ndz = (*dz, q) if q in danger else dz
-                ndb = (*db, q) if q in debris else db
                 nkey = (q, nchanges, nzig, nflags, nshort)
-                nval = (nover, ndz, (q, chain), ncorners, ndb)
+                nval = (
+                    nover,
+                    (*dz, q) if q in danger else dz,
+                    (q, chain),
+                    ncorners,
+                    (*db, q) if q in debris else db,
+                )
                 if terminal:
                     ends.append((depth, terminal, nkey, nval))
                     term = True
                     continue
-                old = nxt.get(nkey)
-                if old is None or nover < old[0] or (nover == old[0] and _hazards(nval, old)):
+                old = keep(nkey, nval)
+                if old is not nval and (
+                    nover < old[0] or (nover == old[0] and _hazards(nval, old))
+                ):
                     nxt[nkey] = nval
-        ends += [(depth, "", k, v) for k, v in nxt.items()]
         return nxt, ends, touched, term
 
     def collapse(self, roll: int) -> OptionList:
         """The options for ``roll`` on the empty track."""
         deepest = min(self.deepest, roll)
         forced = 0 if deepest == roll or self.term[roll] else roll - deepest
-        return _options(self.track, roll, forced, self.slots)
+        items: list[_Item] = []
+        for history in self.slots.values():
+            if history[-1][1][0] <= roll:
+                items.append(history[-1])
+            elif history[0][1][0] <= roll:
+                items.append(_best_at(history, roll))
+        return _options(self.track, roll, forced, items)
 
 
 def _hazards(new: StateCost, old: StateCost) -> bool:
@@ -495,52 +581,61 @@ def _hazards(new: StateCost, old: StateCost) -> bool:
     return len(new[1]) + len(new[4]) < len(old[1]) + len(old[4])
 
 
-def _record(track: Track, slots: dict[int, _History], ends: list[Record]) -> None:
-    # Keep the cheapest way to each end space. The rank (eliminated, WP spent, hazards) of a
-    # track end is (0, roll - steps + overshoot, ...); within one slot the roll cancels out, so
-    # ranks use -steps and the best record for any roll is the last one not longer than it.
-    is_pit = track.is_pit
-    for end in ends:
-        depth, terminal, key, val = end
+_BIAS = 1 << 23  # ranks pack (eliminated, WP spent + _BIAS, hazards) into one int, 24 bits each
+
+
+def _ranked(track: Track, depth: int, end: Record) -> tuple[int, _Item]:
+    """A terminal end (finish, out, box) at ``depth`` as (slot, item): see :func:`_keep`."""
+    _, terminal, key, val = end
+    node = key[0]
+    hazards = len(val[1]) + len(val[4])
+    if terminal == "finish":
+        slot, rank = -2, ((val[0] + _BIAS) << 24) + hazards  # all finishes are alike
+    elif terminal == "out":
+        slot, rank = -3, (1 << 48) + ((val[0] + _BIAS) << 24) + hazards
+    else:  # box
+        slot, rank = node, ((val[0] + _BIAS) << 24) + hazards
+    return slot, (rank, end, depth * len(track.node_order) + track.node_order[node])
+
+
+def _keep(
+    track: Track,
+    depth: int,
+    terms: list[Record],
+    nxt: dict[StateKey, StateCost],
+    slots: dict[int, _Item],
+) -> None:
+    """Keep the cheapest way to each end slot: the ends at ``depth``, terminals first.
+
+    The rank (eliminated, WP spent, hazards) of a track end is (0, roll - steps + overshoot,
+    ...); within one slot the roll cancels out, so ranks use -steps and the best record for any
+    roll is the last one not longer than it. Ranks are packed into ints (overshoot and steps stay
+    far below 2**22). ``slots`` holds one item per slot (a resumed search); :meth:`_Search.extend`
+    keeps histories the same way.
+    """
+    for end in terms:
+        slot, item = _ranked(track, depth, end)
+        old = slots.get(slot)
+        if old is None or item[0] < old[0]:
+            slots[slot] = item
+    is_pit, order = track.is_pit, track.node_order
+    base = depth * len(order)
+    for key, val in nxt.items():
         node = key[0]
-        if terminal == "finish":
-            slot, rank = -2, (0, val[0], len(val[1]) + len(val[4]))  # all finishes are alike
-        elif terminal == "out":
-            slot, rank = -3, (1, val[0], len(val[1]) + len(val[4]))
-        elif terminal == "box" or is_pit[node]:
-            slot, rank = node, (0, val[0], len(val[1]) + len(val[4]))
-        else:
-            slot, rank = node, (0, val[0] - depth, len(val[1]) + len(val[4]))
-        history = slots.get(slot)
-        if history is None:
-            slots[slot] = ((rank, end),)
-        elif rank < history[-1][0]:
-            slots[slot] = (*history, (rank, end))
+        spent = val[0] if is_pit[node] else val[0] - depth
+        rank = ((spent + _BIAS) << 24) + len(val[1]) + len(val[4])
+        old = slots.get(node)
+        if old is None or rank < old[0]:
+            slots[node] = (rank, (depth, "", key, val), base + order[node])
 
 
-def _best_at(history: _History, depth: int) -> tuple[tuple[int, int, int], Record]:
+def _best_at(history: _History, depth: int) -> _Item:
     for item in reversed(history):
         if item[1][0] <= depth:
             return item
     raise AssertionError("callers keep slots first reached within depth")
 
 
-def _options(
-    track: Track,
-    roll: int,
-    forced: int,
-    slots: dict[int, _History],
-) -> OptionList:
-    """One option per end slot reached within ``roll`` spaces, in (steps, end) order."""
-    raw: list[Record] = []
-    for history in slots.values():
-        if history[-1][1][0] <= roll:
-            raw.append(history[-1][1])
-        elif history[0][1][0] <= roll:
-            raw.append(_best_at(history, roll)[1])
-    order = track.node_order
-    width = len(order)
-    # (steps, end space) order; a stable sort on precomputed integer keys
-    keys = [e[0] * width + order[e[2][0]] for e in raw]
-    raw = [raw[i] for i in sorted(range(len(raw)), key=keys.__getitem__)]
-    return OptionList(track, roll, forced, raw)
+def _options(track: Track, roll: int, forced: int, items: Iterable[_Item]) -> OptionList:
+    """One option per end slot (its kept record), in (steps, end) order (a stable sort)."""
+    return OptionList(track, roll, forced, [item[1] for item in sorted(items, key=_SORT_KEY)])
