@@ -115,7 +115,7 @@ class OptionList(Sequence[MoveOption]):
         self.raw = raw
         self._built: list[MoveOption | None] = [None] * len(raw)
         # the automatic driver's ranking of these records (policy.AutoDriver), made once
-        self.ranked: dict[bool, tuple[tuple[float, ...], tuple[Any, ...]]] = {}
+        self.ranked: dict[bool, Any] = {}
         self.finish = -1  # index of the finishing option, if any
         for i, record in enumerate(raw):
             if record[1] == "finish":

@@ -212,64 +212,74 @@ def lane_tables(track: Track) -> LaneTables:
     return tables
 
 
-# Per record of an OptionList, ranked: (index, progress, end space or -1 for an elimination,
-# ends in the pit lane, spaces braked (charged), overshoot spaces, danger spaces, next limit)
-_Ranked = tuple[int, float, int, bool, int, int, int, int]
+# What AutoDriver._best_record needs of one record that depends on neither the WP value nor
+# the rules: (progress, end space or -1 for an elimination, ends in the pit lane, spaces braked
+# (charged), overshoot spaces, danger spaces, next limit)
+_Info = tuple[float, int, bool, int, int, int, int]
+# per OptionList and "wants a pit stop": the records' upper bounds in decreasing order, their
+# indexes, and their infos (computed when first read)
+_Ranking = tuple[list[float], list[int], list[_Info | None], float, int, int]
 
 
 def _ranking(
-    track: Track, tables: LaneTables, options: OptionList, pit: bool, corner: int, stops: int
-) -> tuple[tuple[float, ...], tuple[_Ranked, ...]]:
+    tables: LaneTables, options: OptionList, pit: bool, corner: int, stops: int
+) -> _Ranking:
     """The records of ``options`` by decreasing upper bound of their value (then index): their
     progress, plus 60 for a pit-lane end when a stop is wanted; ``OUT`` for an elimination (it
-    is the value). With the bounds, what :meth:`AutoDriver._best_record` needs of each record
-    that depends on neither the WP value nor the rules: the records are those of one search
-    (one start, corner and stops), so this is computed once per list."""
-    nom, is_pit, lap = tables.nom, track.is_pit, track.nominal_lap
-    corner_left, next_exit = tables.corner_left, tables.next_exit
-    corner_of, seg_stops = track.corner_of, track.seg_stops
+    is the value). The records are those of one search (one start, corner and stops), so this
+    is computed once per list."""
+    nom, is_pit, lap = tables.nom, tables.track.is_pit, tables.track.nominal_lap
     raw = options.raw
     if not raw:
-        return (), ()
+        return [], [], [], 0.0, corner, stops
     chain = raw[0][3][2]  # every record's path goes back to the start space
     while chain[1] is not None:
         chain = chain[1]
-    start = chain[0]
-    start_nom, start_in_pit = nom[start], is_pit[start]
-    roll = options.roll
+    start_nom = nom[chain[0]]
     bounds: list[float] = []
-    infos: list[_Ranked] = []
-    for i, (depth, terminal, key, val) in enumerate(raw):
+    for _, terminal, key, _ in raw:
         if terminal == "out":
             bounds.append(OUT)
-            infos.append((i, 0.0, -1, False, 0, 0, 0, 0))
             continue
         end = key[0]
-        pit_end = is_pit[end]
         d = nom[end] - start_nom
         if d < -1.0:
             d += lap
-        bounds.append(d + 60.0 if pit and pit_end else d)
-        braked = 0 if terminal == "box" or pit_end else roll - depth
-        if start_in_pit and pit_end:
-            braked = 0  # FD-48: no braking cost in the pit lane
-        limit = 0
-        if not pit_end:
-            c = corner_of[end]
-            limit = next_exit[end]
-            if c >= 0:
-                # a further stop in the car's corner unless it exited one (flag 4); else a
-                # first stop, void after an overshoot (FD-24)
-                made = stops + 1 if c == corner and not key[3] & 4 else (0 if key[4] else 1)
-                if made < seg_stops[c]:
-                    limit = corner_left[end]
-            if limit >= 100:
-                limit = 99
-        infos.append((i, d, end, pit_end, braked, val[0], len(val[1]), limit))
+        bounds.append(d + 60.0 if pit and is_pit[end] else d)
     # decreasing bound, then increasing index (a stable sort on the negated bounds)
     negated = [-b for b in bounds]
     order = sorted(range(len(raw)), key=negated.__getitem__)
-    return tuple([bounds[i] for i in order]), tuple([infos[i] for i in order])
+    return [bounds[i] for i in order], order, [None] * len(raw), start_nom, corner, stops
+
+
+def _info(tables: LaneTables, options: OptionList, ranking: _Ranking, i: int) -> _Info:
+    """The :data:`_Info` of record ``i`` of ``options``."""
+    depth, terminal, key, val = options.raw[i]
+    if terminal == "out":
+        return (0.0, -1, False, 0, 0, 0, 0)
+    track = tables.track
+    is_pit = track.is_pit
+    start_nom, corner, stops = ranking[3], ranking[4], ranking[5]
+    end = key[0]
+    pit_end = is_pit[end]
+    d = tables.nom[end] - start_nom
+    if d < -1.0:
+        d += track.nominal_lap
+    # FD-48: no braking cost in the pit lane (nor on the way into the box)
+    braked = 0 if terminal == "box" or pit_end else options.roll - depth
+    limit = 0
+    if not pit_end:
+        c = track.corner_of[end]
+        limit = tables.next_exit[end]
+        if c >= 0:
+            # a further stop in the car's corner unless it exited one (flag 4); else a first
+            # stop, void after an overshoot (FD-24)
+            made = stops + 1 if c == corner and not key[3] & 4 else (0 if key[4] else 1)
+            if made < track.seg_stops[c]:
+                limit = tables.corner_left[end]
+        if limit >= 100:
+            limit = 99
+    return (d, end, pit_end, braked, val[0], len(val[1]), limit)
 
 
 class AutoDriver:
@@ -551,13 +561,11 @@ class AutoDriver:
         """
         if options.finish >= 0:
             return options.finish  # worth 10 000, more than any other option
+        tables = lane_tables(race.track)
         ranked = options.ranked.get(pit)
         if ranked is None:
-            track = race.track
-            ranked = options.ranked[pit] = _ranking(
-                track, lane_tables(track), options, pit, car.corner, car.stops
-            )
-        bounds, infos = ranked
+            ranked = options.ranked[pit] = _ranking(tables, options, pit, car.corner, car.stops)
+        bounds, order, infos = ranked[0], ranked[1], ranked[2]
         rules = race.rules
         bwp, owp = rules.brake_wp_per_space, rules.overshoot_wp_per_space
         wp = car.wp
@@ -565,9 +573,14 @@ class AutoDriver:
         futures: tuple[tuple[int, int, float], ...] | None = None
         nbr: tuple[int, ...] = ()
         occupied = 0
-        for k, (i, d, end, pit_end, braked, over, danger, limit) in enumerate(infos):
-            if bounds[k] < best_value:
+        for k, bound in enumerate(bounds):
+            if bound < best_value:
                 break  # no record left can reach the best value
+            i = order[k]
+            info = infos[k]
+            if info is None:
+                info = infos[k] = _info(tables, options, ranked, i)
+            d, end, pit_end, braked, over, danger, limit = info
             cost = braked * bwp + over * owp
             if end < 0 or cost >= wp:
                 value = OUT
@@ -584,7 +597,7 @@ class AutoDriver:
                 else:
                     if futures is None:
                         futures = _future_table(rules)[car.gear]
-                        nbr = lane_tables(race.track).nbr
+                        nbr = tables.nbr
                         occupied = race.occupancy(car)
                     kind, a, b = futures[limit]
                     # = self._future(race, car.gear, limit, lam), tabulated
