@@ -133,6 +133,8 @@ class LaneTables:
 
 
 _TABLES: dict[int, LaneTables] = {}
+# pure memo of AutoDriver WP values (_wp_value), per (track, laps)
+_LAMS: dict[tuple[object, ...], dict[tuple[Pos, int, int, bool, bool], float]] = {}
 # pure memo of AutoDriver gear choices, per (pit_below, track, rules token)
 _GEARS: dict[tuple[object, ...], dict[tuple[object, ...], int]] = {}
 
@@ -295,6 +297,8 @@ class AutoDriver:
         self._state: tuple[Race, Car, Pos, int, int, int, float, bool] | None = None
         self._gears: dict[tuple[object, ...], int] | None = None  # _GEARS entry of ...
         self._gears_race: Race | None = None  # ... this race
+        self._lams: dict[tuple[Pos, int, int, bool, bool], float] | None = None  # _LAMS entry
+        self._lams_race: Race | None = None  # ... of this race
 
     # -- WP value ----------------------------------------------------------------------------
 
@@ -312,7 +316,22 @@ class AutoDriver:
         ):
             return state[6], state[7]
         pit = self.wants_pit(race, car)
-        lam = self._wp_value(race, car, pit)
+        lams = self._lams
+        if lams is None or self._lams_race is not race:
+            outer = (race.track, race.laps)
+            lams = _LAMS.get(outer)
+            if lams is None:
+                if len(_LAMS) > 100:
+                    _LAMS.clear()
+                lams = _LAMS[outer] = {}
+            self._lams, self._lams_race = lams, race
+        elif len(lams) > 100_000:
+            lams.clear()
+        # the WP value depends on the car only through these (see _wp_value)
+        key = (car.pos, car.wp, car.crossings, pit, not car.pitted_laps)
+        lam = lams.get(key)
+        if lam is None:
+            lam = lams[key] = self._wp_value(race, car, pit)
         self._state = (race, car, car.pos, car.wp, car.crossings, len(car.pitted_laps), lam, pit)
         return lam, pit
 
@@ -400,8 +419,13 @@ class AutoDriver:
         rules = race.rules
         costs, progress, limits = self._look(race, car)
         wp = car.wp
-        values = [OUT if c >= wp else p - lam * c for c, p in zip(costs, progress, strict=True)]
-        last = len(values) - 1
+        last = len(costs) - 1
+        # values up to the highest face of the highest gear (the prefixes read no further)
+        top = min(MAX_FACE[max(allowed)], last) + 1
+        values = [
+            OUT if c >= wp else p - lam * c
+            for c, p in zip(costs[:top], progress[:top], strict=True)
+        ]
         brakes, futures = _lam_terms(rules, lam)
         skipped_wp = 0 if car.in_pit else rules.downshift_wp_per_skipped_gear
         best_gear, best_value = allowed[0], float("-inf")

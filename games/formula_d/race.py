@@ -138,7 +138,8 @@ class Race:
         self.moves: list[MoveRecord] = []
         self.events: list[Event] = []
         self.grid: list[Car] = []
-        # the bit mask of every car's space while no car moves (a turn's decisions), else -1
+        # the bit mask of every car's space (Track.node_id), or -1 when it must be recomputed;
+        # ``occupied`` changes only in _place, roll_grid, apply and eliminate, which keep it
         self._occupancy = -1
         self.street = street.StreetState() if rules.street_rules else None
         self.rule_set = rule_set
@@ -176,6 +177,7 @@ class Race:
             if s.nitro_used:
                 car.nitro_lap = car.laps_done
             self.occupied[s.pos] = car
+            self._occupancy = -1
         self.grid = list(self.cars)
 
     def roll_grid(self) -> list[Car]:
@@ -184,6 +186,7 @@ class Race:
         for car, slot in zip(order, self.track.circuit.grid, strict=False):
             car.pos = slot
             self.occupied[slot] = car
+            self._occupancy = -1
         self.grid = order
         return order
 
@@ -360,11 +363,12 @@ class Race:
                 start_kind, roll = "normal", self.dice.roll(1)
             car.gear = 1
         else:
-            ids = self.track.node_id
-            mask = 0
-            for pos in self.occupied:
-                mask |= 1 << ids[pos]
-            self._occupancy = mask  # until a car moves or leaves (apply, eliminate)
+            if self._occupancy < 0:
+                ids = self.track.node_id
+                mask = 0
+                for pos in self.occupied:
+                    mask |= 1 << ids[pos]
+                self._occupancy = mask  # kept by apply, dropped by eliminate
             allowed = self.allowed_gears(car)
             gear = self.policy.choose_gear(self, car, list(allowed))
             if gear not in allowed:
@@ -426,7 +430,7 @@ class Race:
 
     def apply(self, car: Car, option: MoveOption, roll: int) -> None:
         """Move the car and charge brake and overshoot WP (FD-22, FD-26, FD-27)."""
-        self._occupancy = -1
+        occupancy, self._occupancy = self._occupancy, -1
         del self.occupied[car.pos]
         old = car.pos
         car.pos = option.end
@@ -457,6 +461,9 @@ class Race:
             self.eliminate(car, "overshoot")
             return
         self.occupied[car.pos] = car
+        if occupancy >= 0:  # the same spaces but the car's old one, and its new one
+            ids = self.track.node_id
+            self._occupancy = occupancy & ~(1 << ids[old]) | 1 << ids[car.pos]
         if not car.in_pit:
             car.pit_done = False
         self._update_stops(car, old, option)
@@ -527,7 +534,7 @@ class Race:
 
     def eliminate(self, car: Car, cause: str) -> None:
         """FD-35/FD-36: the car leaves the board; the race records its elimination order."""
-        self._occupancy = -1
+        self._occupancy = -1  # recomputed when next needed
         car.status = "eliminated"
         car.wp = 0
         if self.adv is not None:
