@@ -47,9 +47,10 @@ class RandomDice:
 
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
+        self._faces = {BLACK: BLACK_FACES, **GEAR_FACES}
 
     def roll(self, die: int) -> int:
-        values = faces(die)
+        values = self._faces[die]
         return values[self._rng.randrange(len(values))]
 
 

@@ -106,7 +106,7 @@ class OptionList(Sequence[MoveOption]):
     policies see an ordinary sequence. An option is built once, so identity is stable.
     """
 
-    __slots__ = ("_built", "finish", "forced", "ranked", "raw", "roll", "track")
+    __slots__ = ("_built", "_last", "finish", "forced", "ranked", "raw", "roll", "track")
 
     def __init__(self, track: Track, roll: int, forced: int, raw: list[Record]) -> None:
         self.track = track
@@ -114,6 +114,7 @@ class OptionList(Sequence[MoveOption]):
         self.forced = forced
         self.raw = raw
         self._built: list[MoveOption | None] = [None] * len(raw)
+        self._last: MoveOption | None = None  # the option built or read last
         # the automatic driver's ranking of these records (policy.AutoDriver), made once
         self.ranked: dict[bool, Any] = {}
         self.finish = -1  # index of the finishing option, if any
@@ -136,6 +137,7 @@ class OptionList(Sequence[MoveOption]):
         option = self._built[index]
         if option is None:
             option = self._built[index] = self._build(self.raw[index])
+        self._last = option
         return option
 
     def __iter__(self) -> Iterator[MoveOption]:
@@ -160,6 +162,8 @@ class OptionList(Sequence[MoveOption]):
 
     def offered(self, option: MoveOption) -> bool:
         """Whether ``option`` is one of these (by identity, then by value)."""
+        if option is self._last:
+            return True
         for built in self._built:
             if built is option:
                 return True

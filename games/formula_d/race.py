@@ -313,24 +313,35 @@ class Race:
         return occupied & ~(1 << ids[car.pos])
 
     def params(self, car: Car) -> Params:
-        """:meth:`context` as the path search's hashable parameters (the hot path)."""
-        circuit = self.track.circuit
-        pit = circuit.pit
-        lap = car.laps_done
-        may_pit = (
-            pit is not None
-            and self.laps > 1
-            and lap < self.laps - 1
-            and car.crossings >= 1
-            and lap not in car.pitted_laps
-        )
-        box = pit.boxes[car.index] if pit is not None and not car.pit_done else -1
+        """:meth:`context` as the path search's hashable parameters (the hot path).
+
+        Already in the search's normal form: finishing and pitting matter only near the line,
+        and the box only when the car may pit or is in the pit lane (``search._normalised``).
+        """
+        track = self.track
+        circuit = track.circuit
+        node = track.node_id[car.pos]
+        final = may_pit = False
+        box = -1
+        if track.near_line[node]:
+            pit = circuit.pit
+            lap = car.laps_done
+            final = car.crossings == self.laps
+            may_pit = (
+                pit is not None
+                and self.laps > 1
+                and lap < self.laps - 1
+                and car.crossings >= 1
+                and lap not in car.pitted_laps
+            )
+            if pit is not None and not car.pit_done and (may_pit or track.is_pit[node]):
+                box = pit.boxes[car.index]
         street_on = self.street is not None
         return (
-            self.track.node_id[car.pos],
+            node,
             car.corner,
             car.stops,
-            car.crossings == self.laps,
+            final,
             may_pit,
             box,
             self.rules.max_lane_changes,
@@ -369,8 +380,8 @@ class Race:
                 for pos in self.occupied:
                     mask |= 1 << ids[pos]
                 self._occupancy = mask  # kept by apply, dropped by eliminate
-            allowed = self.allowed_gears(car)
-            gear = self.policy.choose_gear(self, car, list(allowed))
+            allowed = tuple(self.allowed_gears(car))  # the policy cannot change what is checked
+            gear = self.policy.choose_gear(self, car, allowed)
             if gear not in allowed:
                 raise FormulaDError("illegal_gear", f"Gear {gear} is not allowed.", gear=gear)
             if self.adv is not None:
