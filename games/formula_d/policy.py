@@ -24,6 +24,7 @@ from games.formula_d.track import PIT, Track
 from scoring.formula_d.rules import FormulaDRules
 
 OUT = -1000.0  # value of an elimination
+_NEG_INF = float("-inf")
 MAX_FACE = {g: max(f) for g, f in GEAR_FACES.items()}
 # The highest gear whose every face fits in a limit of n spaces (index n), at least 1.
 IDEAL_GEAR = tuple(max([1, *(g for g in GEAR_FACES if MAX_FACE[g] <= n)]) for n in range(100))
@@ -428,7 +429,7 @@ class AutoDriver:
         ]
         brakes, futures = _lam_terms(rules, lam)
         skipped_wp = 0 if car.in_pit else rules.downshift_wp_per_skipped_gear
-        best_gear, best_value = allowed[0], float("-inf")
+        best_gear, best_value = allowed[0], _NEG_INF
         for gear in allowed:
             cost = max(0, car.gear - gear - 1) * skipped_wp  # Race.downshift_cost (FD-14/48)
             if cost >= wp:
@@ -568,7 +569,7 @@ class AutoDriver:
         lam = self.wp_value(race, car)
         pit = self.wants_pit(race, car)
         best = options[0]
-        best_value = float("-inf")
+        best_value = _NEG_INF
         for option in options:
             value = self.option_value(race, car, option, lam, pit)
             if value > best_value:
@@ -593,7 +594,7 @@ class AutoDriver:
         rules = race.rules
         bwp, owp = rules.brake_wp_per_space, rules.overshoot_wp_per_space
         wp = car.wp
-        best_i, best_value = 0, float("-inf")
+        best_i, best_value = 0, _NEG_INF
         futures: tuple[tuple[int, int, float], ...] | None = None
         nbr: tuple[int, ...] = ()
         occupied = 0
