@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import TypeVar
 
 from games.formula_d import advanced_driver
 from games.formula_d.circuit import Pos
@@ -25,6 +26,8 @@ from scoring.formula_d.rules import FormulaDRules
 
 OUT = -1000.0  # value of an elimination
 _NEG_INF = float("-inf")
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 MAX_FACE = {g: max(f) for g, f in GEAR_FACES.items()}
 # The highest gear whose every face fits in a limit of n spaces (index n), at least 1.
 IDEAL_GEAR = tuple(max([1, *(g for g in GEAR_FACES if MAX_FACE[g] <= n)]) for n in range(100))
@@ -206,6 +209,19 @@ def _rules_token(rules: FormulaDRules) -> int:
     return entry[1]
 
 
+def _memo_table(
+    store: dict[tuple[object, ...], dict[_K, _V]], outer: tuple[object, ...]
+) -> dict[_K, _V]:
+    """The memo table of ``store`` for ``outer`` (the track, rules... it depends on), made empty
+    when first asked for; at most 100 are kept."""
+    table = store.get(outer)
+    if table is None:
+        if len(store) > 100:
+            store.clear()
+        table = store[outer] = {}
+    return table
+
+
 def lane_tables(track: Track) -> LaneTables:
     """The look-ahead tables of ``track`` (cached for the life of the track object)."""
     tables = _TABLES.get(id(track))
@@ -319,12 +335,7 @@ class AutoDriver:
         pit = self.wants_pit(race, car)
         lams = self._lams
         if lams is None or self._lams_race is not race:
-            outer = (race.track, race.laps)
-            lams = _LAMS.get(outer)
-            if lams is None:
-                if len(_LAMS) > 100:
-                    _LAMS.clear()
-                lams = _LAMS[outer] = {}
+            lams = _memo_table(_LAMS, (race.track, race.laps))
             self._lams, self._lams_race = lams, race
         elif len(lams) > 100_000:
             lams.clear()
@@ -403,12 +414,7 @@ class AutoDriver:
         return gear
 
     def _gears_of(self, race: Race) -> dict[tuple[object, ...], int]:
-        outer = (self.pit_below, race.track, _rules_token(race.rules))
-        gears = _GEARS.get(outer)
-        if gears is None:
-            if len(_GEARS) > 100:
-                _GEARS.clear()
-            gears = _GEARS[outer] = {}
+        gears = _memo_table(_GEARS, (self.pit_below, race.track, _rules_token(race.rules)))
         self._gears, self._gears_race = gears, race
         return gears
 

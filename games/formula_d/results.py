@@ -22,35 +22,25 @@ def move_record(
 ) -> MoveRecord:
     """One move of the log, for replays."""
     zones = advanced.zones_tuple(car.zones) if car.zones is not None else ()
-    wp = car.wp if car.wp > 0 else 0
-    if option is None:
-        return MoveRecord(
-            race.round,
-            car.entrant.driver,
-            car.gear,
-            roll,
-            start_kind,
-            False,
-            (),
-            0,
-            0,
-            wp,
-            tuple(events),
-            zones,
-        )
-    # compact label tuples; MoveRecord.to_json builds the replay's dicts
-    ids, labels = race.track.node_id, race.track.node_labels
+    path: tuple[tuple[str, str, int], ...] = ()
+    moved = braked = 0
+    nitro = False
+    if option is not None:
+        # compact label tuples; MoveRecord.to_json builds the replay's dicts
+        ids, labels = race.track.node_id, race.track.node_labels
+        path = tuple([labels[ids[p]] for p in option.path])
+        moved, braked, nitro = option.steps, option.braked, option.nitro
     return MoveRecord(
         race.round,
         car.entrant.driver,
         car.gear,
         roll,
         start_kind,
-        option.nitro,
-        tuple([labels[ids[p]] for p in option.path]),
-        option.steps,
-        option.braked,
-        wp,
+        nitro,
+        path,
+        moved,
+        braked,
+        car.wp if car.wp > 0 else 0,
         tuple(events),
         zones,
     )
