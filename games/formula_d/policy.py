@@ -301,6 +301,29 @@ def _info(tables: LaneTables, options: OptionList, ranking: _Ranking, i: int) ->
     return (d, end, pit_end, braked, val[0], len(val[1]), limit)
 
 
+class _RaceView:
+    """What the automatic driver reads on every turn of one race: its memo tables and the rule
+    values of the option scoring (a pure cache; a driver keeps the one of its last race)."""
+
+    __slots__ = ("bwp", "cwl", "dwl", "futures", "gears", "lams", "owp", "race", "tables")
+
+    def __init__(self, driver: AutoDriver, race: Race) -> None:
+        rules = race.rules
+        self.race = race
+        self.tables = lane_tables(race.track)
+        # gear choices depend on the driver's setting, the track and the rules; WP values on
+        # the track and the number of laps
+        self.gears: dict[tuple[object, ...], int] = _memo_table(
+            _GEARS, (driver.pit_below, race.track, _rules_token(rules))
+        )
+        self.lams: dict[tuple[Pos, int, int, bool, bool], float] = _memo_table(
+            _LAMS, (race.track, race.laps)
+        )
+        self.futures = _future_table(rules)
+        self.bwp, self.owp = rules.brake_wp_per_space, rules.overshoot_wp_per_space
+        self.dwl, self.cwl = rules.danger_wp_loss, rules.collision_wp_loss
+
+
 class AutoDriver:
     """The default :class:`~games.formula_d.race.DriverPolicy`.
 
@@ -312,10 +335,7 @@ class AutoDriver:
         # (race, car, pos, wp, crossings, pit stops made, WP value, wants pit) of the last
         # car asked about: the gear and the move of one turn share them (a pure cache)
         self._state: tuple[Race, Car, Pos, int, int, int, float, bool] | None = None
-        self._gears: dict[tuple[object, ...], int] | None = None  # _GEARS entry of ...
-        self._gears_race: Race | None = None  # ... this race
-        self._lams: dict[tuple[Pos, int, int, bool, bool], float] | None = None  # _LAMS entry
-        self._lams_race: Race | None = None  # ... of this race
+        self._view: _RaceView | None = None  # of the race asked about last
 
     # -- WP value ----------------------------------------------------------------------------
 
@@ -333,11 +353,11 @@ class AutoDriver:
         ):
             return state[6], state[7]
         pit = self.wants_pit(race, car)
-        lams = self._lams
-        if lams is None or self._lams_race is not race:
-            lams = _memo_table(_LAMS, (race.track, race.laps))
-            self._lams, self._lams_race = lams, race
-        elif len(lams) > 100_000:
+        view = self._view
+        if view is None or view.race is not race:
+            view = self._view = _RaceView(self, race)
+        lams = view.lams
+        if len(lams) > 100_000:
             lams.clear()
         # the WP value depends on the car only through these (see _wp_value)
         key = (car.pos, car.wp, car.crossings, pit, not car.pitted_laps)
@@ -400,9 +420,10 @@ class AutoDriver:
         lam = self._value_and_pit(race, car)[0]
         # The choice ignores other cars, so it is a pure function of the driver's settings,
         # the track, the rules and this key (memoised per those three).
-        gears = self._gears
-        if gears is None or self._gears_race is not race:
-            gears = self._gears_of(race)
+        view = self._view
+        if view is None or view.race is not race:
+            view = self._view = _RaceView(self, race)
+        gears = view.gears
         key = (car.pos, car.gear, car.corner, car.stops, car.wp, lam, tuple(allowed))
         cached = gears.get(key)
         if cached is not None:
@@ -412,11 +433,6 @@ class AutoDriver:
         gear = self._choose_gear(race, car, allowed, lam)
         gears[key] = gear
         return gear
-
-    def _gears_of(self, race: Race) -> dict[tuple[object, ...], int]:
-        gears = _memo_table(_GEARS, (self.pit_below, race.track, _rules_token(race.rules)))
-        self._gears, self._gears_race = gears, race
-        return gears
 
     def _choose_gear(self, race: Race, car: Car, allowed: Sequence[int], lam: float) -> int:
         # For k spaces straight ahead: value(k) = progress - WP value x cost (OUT when the car
@@ -592,13 +608,15 @@ class AutoDriver:
         """
         if options.finish >= 0:
             return options.finish  # worth 10 000, more than any other option
-        tables = lane_tables(race.track)
+        view = self._view
+        if view is None or view.race is not race:
+            view = self._view = _RaceView(self, race)
+        tables = view.tables
         ranked = options.ranked.get(pit)
         if ranked is None:
             ranked = options.ranked[pit] = _ranking(tables, options, pit, car.corner, car.stops)
         bounds, order, infos = ranked[0], ranked[1], ranked[2]
-        rules = race.rules
-        bwp, owp = rules.brake_wp_per_space, rules.overshoot_wp_per_space
+        bwp, owp = view.bwp, view.owp
         wp = car.wp
         best_i, best_value = 0, _NEG_INF
         futures: tuple[tuple[int, int, float], ...] | None = None
@@ -621,20 +639,20 @@ class AutoDriver:
                     bound += 60.0
                 if bound < best_value:
                     continue  # the remaining terms are <= 0 (same float rounding)
-                value = -lam * cost - 0.3 * lam * danger * rules.danger_wp_loss
+                value = -lam * cost - 0.3 * lam * danger * view.dwl
                 value += d
                 if pit_end:
                     value += 60.0 if pit else -60.0
                 else:
                     if futures is None:
-                        futures = _future_table(rules)[car.gear]
+                        futures = view.futures[car.gear]
                         nbr = tables.nbr
                         occupied = race.occupancy(car)
                     kind, a, b = futures[limit]
                     # = self._future(race, car.gear, limit, lam), tabulated
                     value += -2.0 if kind == 0 else (-12.0 * lam if kind == 1 else -(a * lam) - b)
                     near = (nbr[end] & occupied).bit_count()
-                    value -= near * 0.2 * rules.collision_wp_loss * lam
+                    value -= near * 0.2 * view.cwl * lam
             if value > best_value or (value == best_value and i < best_i):
                 best_i, best_value = i, value
         return best_i
