@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import random
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -89,17 +90,30 @@ def simulate_race(
         return race.run()
 
 
+_GC_LOCK = threading.Lock()
+_gc_races = 0  # races running now (threads), under _GC_LOCK
+_gc_saved: tuple[int, ...] = ()  # the thresholds to restore when the last one ends
+
+
 @contextmanager
 def _gc_relaxed() -> Iterator[None]:
     # A race allocates many short-lived tuples (search states) and keeps per-circuit memo
     # tables; with the default thresholds the cyclic collector scanning them took a sixth of
     # the run time (a third before the memo tables). The engine makes no reference cycles, so
     # during a race the collector runs ~30 times less often; the caller's thresholds come
-    # back at the end (decisions doc). Pausing it instead costs more: the objects of the
-    # whole race are then scanned at once when it resumes.
-    thresholds = gc.get_threshold()
-    gc.set_threshold(20_000, 50, 100)
+    # back when the last race running in the process ends (races in several threads overlap).
+    # Pausing it instead costs more: the objects of the whole race are then scanned at once
+    # when it resumes.
+    global _gc_races, _gc_saved
+    with _GC_LOCK:
+        if _gc_races == 0:
+            _gc_saved = gc.get_threshold()
+            gc.set_threshold(20_000, 50, 100)
+        _gc_races += 1
     try:
         yield
     finally:
-        gc.set_threshold(*thresholds)
+        with _GC_LOCK:
+            _gc_races -= 1
+            if _gc_races == 0:
+                gc.set_threshold(*_gc_saved)
