@@ -30,14 +30,11 @@ from tournament.competitions.admin_base import (
     SnapshotAdmin,
     is_organiser,
 )
+from tournament.competitions.services import results_stored
 
 
 def _locked(championship: Championship | None) -> bool:
-    return (
-        championship is not None
-        and championship.pk is not None
-        and Race.objects.filter(competition=championship, version__gt=0).exists()
-    )
+    return results_stored(Race, championship)
 
 
 class LockedInline(ScopedInline):

@@ -137,12 +137,19 @@ def diff_rows(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list
     return changed
 
 
+def results_stored(event_model: Any, competition: Any) -> bool:
+    """Whether an event of ``competition`` (saved) has results: its set-up is then locked."""
+    return (
+        competition is not None
+        and competition.pk is not None
+        and event_model.objects.filter(competition=competition, version__gt=0).exists()
+    )
+
+
 def setup_locked(*, kind: GameKind, competition: Any, data: Any) -> bool:
     """True when ``data`` touches the set-up and results are already stored (API.md: 409)."""
     touches = isinstance(data, dict) and any(key in data for key in kind.setup_fields)
-    return (
-        touches and kind.event_model.objects.filter(competition=competition, version__gt=0).exists()
-    )
+    return touches and results_stored(kind.event_model, competition)
 
 
 def update_competition(

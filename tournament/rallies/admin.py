@@ -22,6 +22,7 @@ from tournament.competitions.admin_base import (
     SnapshotAdmin,
     is_organiser,
 )
+from tournament.competitions.services import results_stored
 from tournament.rallies.models import (
     ChampionshipRally,
     Driver,
@@ -34,11 +35,7 @@ from tournament.rallies.models import (
 
 
 def _locked(rally: Rally | None) -> bool:
-    return (
-        rally is not None
-        and rally.pk is not None
-        and RallyStage.objects.filter(competition=rally, version__gt=0).exists()
-    )
+    return results_stored(RallyStage, rally)
 
 
 class LockedInline(ScopedInline):

@@ -27,6 +27,7 @@ from tournament.competitions.admin_base import (
     is_organiser,
 )
 from tournament.competitions.messages import param_message
+from tournament.competitions.services import results_stored
 from tournament.tours.forms import RiderRowFormSet, initial_rows, submit_formset
 from tournament.tours.kind import load_setup
 from tournament.tours.loading import stage_rules
@@ -35,11 +36,7 @@ from tournament.tours.setup import SPECIALIST_BASE
 
 
 def _locked(tour: Tour | None) -> bool:
-    return (
-        tour is not None
-        and tour.pk is not None
-        and Stage.objects.filter(competition=tour, version__gt=0).exists()
-    )
+    return results_stored(Stage, tour)
 
 
 class StageInlineForm(forms.ModelForm):
