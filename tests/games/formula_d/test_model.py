@@ -18,7 +18,7 @@ FAST = [Event, MoveRecord, MoveOption]
 @pytest.mark.parametrize("cls", FAST, ids=lambda c: c.__name__)
 def test_init_matches_the_fields(cls: type) -> None:
     fields = dataclasses.fields(cls)
-    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    params = list(inspect.signature(cls).parameters.values())
     assert [p.name for p in params] == [f.name for f in fields]
     for p, f in zip(params, fields, strict=True):
         expected = inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default
