@@ -29,6 +29,8 @@ from games.formula_d.track import PIT, Track
 from scoring.formula_d.rules import FormulaDRules
 
 _NO_SPACES: frozenset[Pos] = frozenset()
+# _GEARS_FROM[low][high]: the gears low..high (one tuple per range, not one per move)
+_GEARS_FROM = tuple(tuple(tuple(range(low, high + 1)) for high in range(7)) for low in range(7))
 MAX_ROUNDS = 2000  # a guard against a bug looping forever; real races end in ~60 rounds
 
 
@@ -241,16 +243,19 @@ class Race:
 
     def allowed_gears(self, car: Car) -> list[int]:
         """FD-13/FD-14/FD-46: the gears the car may announce."""
+        return list(self._allowed_gears(car))
+
+    def _allowed_gears(self, car: Car) -> tuple[int, ...]:
         if car.in_box:
             top = min(self.rules.pit_exit_max_gear, car.exit_max_gear)
-            return list(range(1, top + 1))
+            return _GEARS_FROM[1][top]
         if car.stalled or car.spun:
-            return [1]  # FD-7 / FD-61: after a stall or a spin, an ordinary 1st-gear roll
+            return (1,)  # FD-7 / FD-61: after a stall or a spin, an ordinary 1st-gear roll
         low = max(1, car.gear - self.rules.max_downshift)
         high = min(6, car.gear + self.rules.max_upshift)
         if self.adv is not None:  # FD-60/FD-63: only downshifts the car can pay for
-            return [g for g in range(low, high + 1) if advanced.gear_allowed(self, car, g)]
-        return list(range(low, high + 1))
+            return tuple(g for g in range(low, high + 1) if advanced.gear_allowed(self, car, g))
+        return _GEARS_FROM[low][high]
 
     def downshift_cost(self, car: Car, gear: int) -> int:
         """FD-14: the first gear dropped is free; FD-48: nothing is charged in the pit lane."""
@@ -304,13 +309,11 @@ class Race:
 
     def occupancy(self, car: Car) -> int:
         """The bit mask of the spaces of the other cars (``Track.node_id``)."""
-        ids = self.track.node_id
         occupied = self._occupancy
         if occupied < 0:
-            occupied = 0
-            for pos in self.occupied:
-                occupied |= 1 << ids[pos]
-        return occupied & ~(1 << ids[car.pos])
+            occupied = self.track.occupancy(self.occupied)
+        bit = self.track.node_bit[self.track.node_id[car.pos]]
+        return occupied ^ bit if occupied & bit else occupied
 
     def params(self, car: Car) -> Params:
         """:meth:`context` as the path search's hashable parameters (the hot path).
@@ -375,12 +378,9 @@ class Race:
             car.gear = 1
         else:
             if self._occupancy < 0:
-                ids = self.track.node_id
-                mask = 0
-                for pos in self.occupied:
-                    mask |= 1 << ids[pos]
-                self._occupancy = mask  # kept by apply, dropped by eliminate
-            allowed = tuple(self.allowed_gears(car))  # the policy cannot change what is checked
+                # kept by apply, dropped by eliminate
+                self._occupancy = self.track.occupancy(self.occupied)
+            allowed = self._allowed_gears(car)  # a tuple: the policy cannot change it
             gear = self.policy.choose_gear(self, car, allowed)
             if gear not in allowed:
                 raise FormulaDError("illegal_gear", f"Gear {gear} is not allowed.", gear=gear)
@@ -473,8 +473,8 @@ class Race:
             return
         self.occupied[car.pos] = car
         if occupancy >= 0:  # the same spaces but the car's old one, and its new one
-            ids = self.track.node_id
-            self._occupancy = occupancy & ~(1 << ids[old]) | 1 << ids[car.pos]
+            ids, bits = self.track.node_id, self.track.node_bit
+            self._occupancy = occupancy & ~bits[ids[old]] | bits[ids[car.pos]]
         if not car.in_pit:
             car.pit_done = False
         self._update_stops(car, old, option)

@@ -27,8 +27,8 @@ def move_record(
     nitro = False
     if option is not None:
         # compact label tuples; MoveRecord.to_json builds the replay's dicts
-        ids, labels = race.track.node_id, race.track.node_labels
-        path = tuple([labels[ids[p]] for p in option.path])
+        labels = race.track.pos_label
+        path = tuple([labels[p] for p in option.path])
         moved, braked, nitro = option.steps, option.braked, option.nitro
     return MoveRecord(
         race.round,

@@ -89,6 +89,9 @@ class Track:
             else (self.segments[p[0]].id, circuit.lanes[p[1]], p[2] + 1)
             for p in self.nodes
         )
+        self.pos_label = dict(zip(self.nodes, self.node_labels, strict=True))
+        # the bit of each space in an occupancy mask, made once (a shift makes a new big int)
+        self.node_bit = tuple(1 << n for n in range(len(self.nodes)))
         # ordinal of each track space along its lane from the start of segment 0 (pit: -1)
         self.lane_lap = tuple(sum(s.lengths[k] for s in self.segments) for k in range(self.lanes))
         lane_base = [[0] * self.lanes for _ in self.segments]
