@@ -11,6 +11,7 @@ itself is chosen among the engine's exact options.
 from __future__ import annotations
 
 import itertools
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
@@ -309,7 +310,9 @@ class _RaceView:
 
     def __init__(self, driver: AutoDriver, race: Race) -> None:
         rules = race.rules
-        self.race = race
+        # weak: the race holds its driver, so a strong reference here would make a cycle and
+        # leave every finished race (its move log, cars, options) to the cyclic collector
+        self.race = weakref.ref(race)
         self.tables = lane_tables(race.track)
         # gear choices depend on the driver's setting, the track and the rules; WP values on
         # the track and the number of laps
@@ -332,9 +335,10 @@ class AutoDriver:
 
     def __init__(self, pit_below: int | None = None) -> None:
         self.pit_below = pit_below
-        # (race, car, pos, wp, crossings, pit stops made, WP value, wants pit) of the last
-        # car asked about: the gear and the move of one turn share them (a pure cache)
-        self._state: tuple[Race, Car, Pos, int, int, int, float, bool] | None = None
+        # (car, pos, wp, crossings, pit stops made, WP value, wants pit) of the last car asked
+        # about: the gear and the move of one turn share them (a pure cache; a car belongs to
+        # one race, which it does not reference, so holding it keeps no race alive)
+        self._state: tuple[Car, Pos, int, int, int, float, bool] | None = None
         self._view: _RaceView | None = None  # of the race asked about last
 
     # -- WP value ----------------------------------------------------------------------------
@@ -344,17 +348,16 @@ class AutoDriver:
         state = self._state
         if (
             state is not None
-            and state[1] is car
-            and state[0] is race
-            and state[3] == car.wp
-            and state[2] == car.pos
-            and state[4] == car.crossings
-            and state[5] == len(car.pitted_laps)
+            and state[0] is car
+            and state[2] == car.wp
+            and state[1] == car.pos
+            and state[3] == car.crossings
+            and state[4] == len(car.pitted_laps)
         ):
-            return state[6], state[7]
+            return state[5], state[6]
         pit = self.wants_pit(race, car)
         view = self._view
-        if view is None or view.race is not race:
+        if view is None or view.race() is not race:
             view = self._view = _RaceView(self, race)
         lams = view.lams
         if len(lams) > 100_000:
@@ -364,7 +367,7 @@ class AutoDriver:
         lam = lams.get(key)
         if lam is None:
             lam = lams[key] = self._wp_value(race, car, pit)
-        self._state = (race, car, car.pos, car.wp, car.crossings, len(car.pitted_laps), lam, pit)
+        self._state = (car, car.pos, car.wp, car.crossings, len(car.pitted_laps), lam, pit)
         return lam, pit
 
     def wp_value(self, race: Race, car: Car) -> float:
@@ -421,7 +424,7 @@ class AutoDriver:
         # The choice ignores other cars, so it is a pure function of the driver's settings,
         # the track, the rules and this key (memoised per those three).
         view = self._view
-        if view is None or view.race is not race:
+        if view is None or view.race() is not race:
             view = self._view = _RaceView(self, race)
         gears = view.gears
         key = (car.pos, car.gear, car.corner, car.stops, car.wp, lam, tuple(allowed))
@@ -609,7 +612,7 @@ class AutoDriver:
         if options.finish >= 0:
             return options.finish  # worth 10 000, more than any other option
         view = self._view
-        if view is None or view.race is not race:
+        if view is None or view.race() is not race:
             view = self._view = _RaceView(self, race)
         tables = view.tables
         ranked = options.ranked.get(pit)

@@ -237,8 +237,8 @@ class Race:
             # FD-50: cars in the pit lane move after the cars on the track alongside it.
             progress, sub, inside = car.wraps * self.track.lap_units, 1 + car.pos[2], 0
         else:
-            progress = car.wraps * self.track.lap_units + self.track.coord(car.pos)
-            sub, inside = 0, self.track.inside_distance(car.pos)
+            coord, inside = self.track.order_place[car.pos]
+            progress, sub = car.wraps * self.track.lap_units + coord, 0
         return (-progress, -sub, -car.gear, inside, car.index)
 
     def allowed_gears(self, car: Car) -> list[int]:

@@ -99,11 +99,11 @@ _gc_saved: tuple[int, ...] = ()  # the thresholds to restore when the last one e
 def _gc_relaxed() -> Iterator[None]:
     # A race allocates many short-lived tuples (search states) and keeps per-circuit memo
     # tables; with the default thresholds the cyclic collector scanning them took a sixth of
-    # the run time (a third before the memo tables). The engine makes no reference cycles, so
-    # during a race the collector runs ~30 times less often; the caller's thresholds come
-    # back when the last race running in the process ends (races in several threads overlap).
-    # Pausing it instead costs more: the objects of the whole race are then scanned at once
-    # when it resumes.
+    # the run time (a third before the memo tables). The engine makes no reference cycles (a
+    # finished race is freed at once: tested), so during a race the collector runs ~30 times
+    # less often; the caller's thresholds come back when the last race running in the process
+    # ends (races in several threads overlap). Pausing it instead costs more: the objects of
+    # the whole race are then scanned at once when it resumes.
     global _gc_races, _gc_saved
     with _GC_LOCK:
         if _gc_races == 0:

@@ -57,6 +57,8 @@ class Track:
                     self._diagonal[(p, lane)] = self._compute_diagonal(p, lane)
         self._beside = {p: self._compute_beside(p) for p in self.positions}
         self.next_corner = tuple(self._compute_next_corner(seg) for seg in range(self.count))
+        # FD-9/FD-10 turn order per track space: (coord, inside_distance), read every round
+        self.order_place = {p: (self.coord(p), self.inside_distance(p)) for p in self.positions}
         self._build_graph()
 
     # -- space graph (integer ids for the path search, moves.py) ----------------------------------
