@@ -403,14 +403,15 @@ class _Search:
         track = self.track
         seg_of, coord, fwd = track.node_seg, track.node_coord, track.fwd
         danger, debris = self.danger, self.debris
+        bits = track.node_bit
         touched = 0
         back_seg, target = seg_of[back], coord[back]
         p = fwd[left_from]
         for _ in range(64):
             if seg_of[p] == back_seg and coord[p] >= target:
                 return False, touched
-            touched |= 1 << p
-            if occ >> p & 1 or p in danger or p in debris:
+            touched |= bits[p]
+            if occ & bits[p] or p in danger or p in debris:
                 return True, touched
             p = fwd[p]
         return False, touched
@@ -427,6 +428,7 @@ class _Search:
         ``obstacles`` are those in the start lane ahead (canonical zig-zags), nearest first.
         """
         track = self.track
+        bits = track.node_bit  # one space's bit in the masks (no new big int per shift)
         (
             _start,
             corner,
@@ -464,8 +466,8 @@ class _Search:
             if is_pit[node]:
                 # FD-49: one lane, no overtaking; a car reaching the car ahead stops behind it.
                 q = fwd[node]
-                touched |= 1 << q
-                if occ >> q & 1:
+                touched |= bits[q]
+                if occ & bits[q]:
                     continue
                 nkey = (q, changes, zig, flags, short)
                 nval = (over, dz, (q, chain), corners, db)
@@ -505,8 +507,8 @@ class _Search:
                         if not ok:
                             continue  # FD-16: back into the lane left only to go round a car
                 if q == pit_entry and not changed:
-                    touched |= 1 << pit_first
-                    if not occ >> pit_first & 1:
+                    touched |= bits[pit_first]
+                    if not occ & bits[pit_first]:
                         nkey = (pit_first, nchanges, nzig, flags | LOCKED, short)
                         nval = (over, dz, (pit_first, chain), corners, db)
                         if box == 0:
@@ -520,8 +522,9 @@ class _Search:
                                 nxt[nkey] = nval
                 if tunnels is not None:
                     q = tunnels.get(q, q)  # FD-55: the pair counts as one space
-                touched |= 1 << q
-                if occ >> q & 1:
+                bit = bits[q]
+                touched |= bit
+                if occ & bit:
                     continue  # FD-15: no passing through or over a car
                 nflags, nshort, ncorners = flags, short, corners
                 terminal = ""
