@@ -20,6 +20,15 @@ from tournament.clubs.models import Club, Membership, Role
 
 PASSWORD = "correct-horse-battery"
 
+
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings: Any) -> None:
+    # PBKDF2's deliberate slowness (a million iterations) costs about 0.6 s a user on two shared
+    # cores, and a cast has five users; the tests check who may do what, not how passwords are
+    # stored (production keeps Django's default hashers).
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 TOUR_PAYLOAD: dict[str, Any] = {
     "club": "velo-lisboa",
     "name": "Tour de Lisboa 2026",

@@ -61,8 +61,3 @@ def _allow_sync_orm_beside_playwright() -> Iterator[None]:
         del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
     else:
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

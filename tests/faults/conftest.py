@@ -157,9 +157,8 @@ def services_ready(django_db_setup: Any) -> None:
 
 
 @pytest.fixture
-def cast(services_ready: None, db: Any, settings: Any) -> dict[str, Any]:
+def cast(services_ready: None, db: Any) -> dict[str, Any]:
     """An organiser (admin staff) and a scorekeeper of velo-lisboa, with API clients."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     User = get_user_model()
     organiser = User.objects.create_user("org-faults", password="x-correct-horse", is_staff=True)
     scorekeeper = User.objects.create_user("sk-faults", password="x-correct-horse")

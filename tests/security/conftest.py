@@ -8,15 +8,8 @@ tests or runs.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hasher(settings: Any) -> None:
-    # Who may do what is tested here, not how passwords are stored (PBKDF2 costs seconds).
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

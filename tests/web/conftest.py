@@ -59,9 +59,3 @@ def private_tour(clients: dict[str, Any]) -> dict[str, Any]:
     )
     assert response.status_code == 202, response.content
     return detail
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings: Any) -> None:
-    """Hash the cast's passwords with a fast hasher: PBKDF2 dominated these tests' runtime."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
