@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from django.conf import settings
 from django.db import connection
 
@@ -191,10 +192,37 @@ def celery_worker_process(django_db_setup: Any, django_db_blocker: Any) -> Itera
 
 @pytest.fixture
 def real_worker(celery_worker_process: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """Tasks go to the real worker during the test (not run eagerly in-process)."""
+    """Tasks go to the real worker during the test (not run eagerly in-process).
+
+    Before the test's tables are emptied, the worker must have finished what the test sent it:
+    a task still running (a retry, a cascade after the last checked state) would hold locks
+    that deadlock with the truncation and spill into the next test.
+    """
     celery_app.conf.task_always_eager = False
-    yield celery_worker_process
-    celery_app.conf.task_always_eager = True
+    try:
+        yield celery_worker_process
+    finally:
+        celery_app.conf.task_always_eager = True
+        wait_until_idle(celery_worker_process["queue"])
+
+
+def wait_until_idle(queue: str, timeout: float = 60.0) -> None:
+    """Wait until the worker of ``queue`` has nothing queued, reserved, scheduled or running."""
+    name = f"{queue}@{os.uname().nodename}"
+    inspect = celery_app.control.inspect(destination=[name], timeout=2.0, limit=1)
+    broker = redis.Redis.from_url(_redis_url() or "")
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            if not broker.llen(queue):
+                # a busy solo worker answers only between tasks: no answer is not idle
+                answers = [inspect.active(), inspect.reserved(), inspect.scheduled()]
+                if all(a and not a.get(name) for a in answers) and not broker.llen(queue):
+                    return
+            time.sleep(0.05)
+    finally:
+        broker.close()
+    raise AssertionError(f"the test worker on {queue} did not go idle in {timeout:.0f} s")
 
 
 def wait_for(predicate: Any, timeout: float = 20.0, interval: float = 0.1) -> Any:
