@@ -79,6 +79,12 @@ def test(pytest_args: list[str]) -> None:
     sh(BIN / "ruff", "format", "--check", ".", env=env)
     sh(PY, "manage.py", "makemigrations", "--check", "--dry-run", env=env)
     sh(BIN / "mypy", env=env)
+    chosen = any(a.startswith(("-n", "--numprocesses", "--dist")) for a in pytest_args)
+    if (os.cpu_count() or 1) > 1 and not chosen and "no:xdist" not in pytest_args:
+        # Two processes (pytest-xdist), each with its own test database: the service tests
+        # (workers, beat, web servers; one process, in order: tests/conftest.py) spend much of
+        # their time waiting, and the other tests run beside them.
+        pytest_args = ["-n", "2", "--dist", "loadgroup", *pytest_args]
     sh(PY, "-m", "pytest", *pytest_args, env=env)
 
 

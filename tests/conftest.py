@@ -74,6 +74,24 @@ TOUR_PAYLOAD: dict[str, Any] = {
 }
 
 
+# Tests that run Celery workers, beat or web servers on the shared Redis. Under pytest-xdist
+# (``dev.py test`` runs two processes) they all run in one process, one after another, so no two
+# of them share the broker's keys (queues, unacknowledged tasks) or wait on each other's
+# processes; every other test may run beside them (each process has its own test database and
+# cache keys).
+SERVICES = ("tests/faults/", "tests/integration/")
+SERVICE_FIXTURES = {"real_worker", "celery_worker_process", "workers", "services_ready"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        path = item.path.as_posix()
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if any(part in path for part in SERVICES) or fixtures & SERVICE_FIXTURES:
+            item.add_marker(pytest.mark.xdist_group("services"))
+
+
 @pytest.fixture(autouse=True)
 def _eager_tasks() -> Iterator[None]:
     previous = celery_app.conf.task_always_eager

@@ -7,6 +7,7 @@ eagerly in-process; production sets ``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KE
 
 from __future__ import annotations
 
+import os
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -164,12 +165,17 @@ PODIUM_SWEEP_AFTER = timedelta(seconds=env_int("PODIUM_SWEEP_AFTER_SECONDS", 30)
 # Back-off of the resolve task's retries of transient database errors: b, 2b, 4b seconds.
 PODIUM_RETRY_BACKOFF_SECONDS = float(env_str("PODIUM_RETRY_BACKOFF_SECONDS", "1") or 1)
 
+# pytest-xdist names each process of a test run (gw0, gw1...): see the cache's KEY_PREFIX
+_TEST_PROCESS = os.environ.get("PYTEST_XDIST_WORKER", "") if TESTING else ""
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "podium"),
+            # the test suite runs in several processes (pytest-xdist) against one Redis: each
+            # keeps its own cache keys (throttle counters); the processes it starts inherit it
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "podium")
+            + (f"-{_TEST_PROCESS}" if _TEST_PROCESS else ""),
             "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }
