@@ -284,30 +284,20 @@ class _Search:
         """Search the empty track up to ``depth`` spaces (ends kept as :func:`_keep` does)."""
         slots = self.slots
         track = self.track
-        is_pit, order = track.is_pit, track.node_order
         while len(self.fp) <= depth:
             d = len(self.fp)
             nxt, terms, touched, term = self.expand(self.layers[-1], d, 0, self.obstacles)
             self.layers.append(nxt)
             if nxt:
                 self.deepest = d
-            for end in terms:
-                slot, item = _ranked(track, d, end)
+            best: dict[int, _Item] = {}  # this layer's best record per end slot
+            _keep(track, d, terms, nxt, best)
+            for slot, item in best.items():
                 history = slots.get(slot)
                 if history is None:
                     slots[slot] = (item,)
                 elif item[0] < history[-1][0]:
                     slots[slot] = (*history, item)
-            base = d * len(order)
-            for key, val in nxt.items():
-                node = key[0]
-                spent = val[0] if is_pit[node] else val[0] - d
-                rank = ((spent + _BIAS) << 24) + len(val[1]) + len(val[4])
-                history = slots.get(node)
-                if history is None:
-                    slots[node] = ((rank, (d, "", key, val), base + order[node]),)
-                elif rank < history[-1][0]:
-                    slots[node] = (*history, (rank, (d, "", key, val), base + order[node]))
             self.fp.append(self.fp[-1] | touched)
             self.term.append(self.term[-1] or term)
 
@@ -613,8 +603,8 @@ def _keep(
     The rank (eliminated, WP spent, hazards) of a track end is (0, roll - steps + overshoot,
     ...); within one slot the roll cancels out, so ranks use -steps and the best record for any
     roll is the last one not longer than it. Ranks are packed into ints (overshoot and steps stay
-    far below 2**22). ``slots`` holds one item per slot (a resumed search); :meth:`_Search.extend`
-    keeps histories the same way.
+    far below 2**22). ``slots`` holds one item per slot (a resumed search, or one layer of
+    :meth:`_Search.extend`, which appends each layer's improvements to the slot's history).
     """
     for end in terms:
         slot, item = _ranked(track, depth, end)

@@ -85,13 +85,12 @@ class Track:
         self.pit_first = ids[pit_spaces[0]] if pit_spaces else -1
         self.pit_entry = ids[pit.entry] if pit else -1
         # (segment id, lane name, 1-based space) of each space, for the move log
-        self.node_labels = tuple(
-            ("PIT", "P", p[2] + 1)
+        self.pos_label = {
+            p: ("PIT", "P", p[2] + 1)
             if p[0] == PIT
             else (self.segments[p[0]].id, circuit.lanes[p[1]], p[2] + 1)
             for p in self.nodes
-        )
-        self.pos_label = dict(zip(self.nodes, self.node_labels, strict=True))
+        }
         # the bit of each space in an occupancy mask, made once (a shift makes a new big int)
         self.node_bit = tuple(1 << n for n in range(len(self.nodes)))
         # ordinal of each track space along its lane from the start of segment 0 (pit: -1)
