@@ -196,24 +196,42 @@ def _teams(
     rules: FormulaDRules,
     max_pos: int,
 ) -> tuple[TeamStanding, ...]:
-    """FD-77: sums of the drivers' race totals, no drops; countback on pooled positions."""
+    """FD-77: sums of the drivers' race totals, no drops; ties as FD-76 on pooled positions.
+
+    Ties: countback on the pooled finishing positions, then the most recent race where the
+    teams' pooled classified positions differ, then the team name.
+    """
     names: list[str] = []
     for d in drivers:
         if d.team is not None and d.team not in names:
             names.append(d.team)
+    size = max((sum(1 for d in drivers if d.team == team) for team in names), default=0)
     rows: list[tuple[tuple[Any, ...], str, int]] = []
     for team in names:
         members = [d.id for d in drivers if d.team == team]
         total = 0
         positions: list[int] = []
+        recent: list[tuple[int, ...]] = []
         for race in by_race:
+            classified: list[int] = []
             for driver in members:
                 e = race.get(driver)
                 if e is None:
                     continue
                 total += race_points(e, points, rules)
+                classified.append(e.position)
                 if e.status == "finished":
                     positions.append(e.position)
-        rows.append(((-total, _countback(positions, max_pos), team), team, total))
+            recent.append(_pooled(classified, size, max_pos))
+        # FD-76 (2) for teams (decisions-formula-d.md): the most recent race where the two
+        # teams' pooled classified positions differ, compared best car first.
+        key = (-total, _countback(positions, max_pos), tuple(reversed(recent)), team)
+        rows.append((key, team, total))
     rows.sort(key=lambda item: item[0])
     return tuple(TeamStanding(i + 1, team, total) for i, (_, team, total) in enumerate(rows))
+
+
+def _pooled(classified: list[int], size: int, max_pos: int) -> tuple[int, ...]:
+    # A team's classified positions in one race, best first, padded to the largest team's size
+    # with "not started" (ranks last, as in FD-76 (2)).
+    return tuple(sorted(classified)) + (max_pos + 1,) * (size - len(classified))

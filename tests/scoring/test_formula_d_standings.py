@@ -86,10 +86,11 @@ def test_basic_standings_shape() -> None:
     }
     assert [d["driver"] for d in data["drivers"]] == [1, 3, 4, 2]  # Gil beat Rui in race 2
     assert [d["rank"] for d in data["drivers"]] == [1, 2, 3, 4]
-    # Teams tie on 29 with the same pooled positions: the name decides (FD-77).
+    # Teams tie on 29 with the same pooled positions; in race 2 Tejo's best car (1st) beat
+    # Sado's (2nd): FD-76 (2) decides for teams too (FD-77, decisions-formula-d.md).
     assert data["teams"] == [
-        {"rank": 1, "team": "Sado", "points": 29},
-        {"rank": 2, "team": "Tejo", "points": 29},
+        {"rank": 1, "team": "Tejo", "points": 29},
+        {"rank": 2, "team": "Sado", "points": 29},
     ]
 
 
@@ -175,6 +176,21 @@ def test_team_tie_broken_by_pooled_countback_then_name() -> None:
     assert [t.team for t in s.teams] == ["Zeta", "Alfa"]  # the win decides
     tie = compute_standings(drivers, [RaceResult(1, ())], points=(5, 5), rules=FormulaDRules())
     assert [t.team for t in tie.teams] == ["Alfa", "Zeta"]  # then the name
+
+
+def test_team_tie_goes_to_the_most_recent_race_before_the_name() -> None:
+    # FD-77 breaks team ties "as in FD-76", so its step (2) applies: equal points and pooled
+    # countback (each team has a 1st, 2nd, 3rd and 4th), then the most recent race where the
+    # teams' classified positions differ, best car first, and only then the team name.
+    tejo_first = race(1, [1, 3, 4, 2])  # Tejo 1st and 4th, Sado 2nd and 3rd
+    sado_first = race(2, [3, 1, 2, 4])  # Sado 1st and 4th, Tejo 2nd and 3rd
+    s = compute_standings(
+        DRIVERS, [tejo_first, sado_first], points=(4, 3, 2, 1), rules=FormulaDRules()
+    )
+    assert [(t.team, t.points) for t in s.teams] == [("Sado", 10), ("Tejo", 10)]
+    swapped = [RaceResult(1, sado_first.entries), RaceResult(2, tejo_first.entries)]
+    s = compute_standings(DRIVERS, swapped, points=(4, 3, 2, 1), rules=FormulaDRules())
+    assert [(t.team, t.points) for t in s.teams] == [("Tejo", 10), ("Sado", 10)]  # not the name
 
 
 def test_after_race_and_empty() -> None:
