@@ -9,12 +9,12 @@ and never live in :class:`FormulaDRules`. Under ``rule_set = advanced`` some def
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.params import ParamError, as_int, as_int_tuple, build_rules, param
+from scoring.points.presets import points_table
 
 RULE_SETS = ("basic", "advanced")
 ZONES = ("tyres", "brakes", "gearbox", "body", "engine", "handling")
@@ -245,20 +245,7 @@ def build_formula_d_rules(
 
 def resolve_points(value: Any = None) -> tuple[int, ...]:
     """FD-70: a preset name or a non-increasing list of non-negative integers (None: default)."""
-    if value is None:
-        return POINTS_PRESETS[DEFAULT_POINTS]
-    if isinstance(value, str):
-        if value not in POINTS_PRESETS:
-            raise ParamError(
-                "Unknown points preset; use " + ", ".join(POINTS_PRESETS) + " or a list.",
-                "unknown_preset",
-                choices=tuple(POINTS_PRESETS),
-            )
-        return POINTS_PRESETS[value]
-    table = as_int_tuple(value, minimum=0, allow_empty=False)
-    if any(a < b for a, b in itertools.pairwise(table)):
-        raise ParamError("Points must not increase down the table.", "points_increasing")
-    return table
+    return points_table(value, POINTS_PRESETS, DEFAULT_POINTS)
 
 
 def check_laps(laps: Any, rule_set: str = "basic") -> int:

@@ -1,0 +1,122 @@
+"""Checking a submitted finishing order (API.md "Leagues") as a pure function.
+
+Rows are ``{"driver", "position", "status", "bonus"}``: every entered driver exactly once,
+positions exactly 1..n, every ``dnf`` after every ``finished`` (FD-41's "finishers first"), and
+``bonus`` (an integer >= 0) only where the league allows it. :func:`validate_finishing_order`
+returns every problem with a stable code (the service translates it); :func:`parse_finishes`
+turns valid rows into :class:`~scoring.points.championship.Finish` objects.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.points.championship import FINISHED, Finish
+
+DNF = "dnf"
+STATUSES = (FINISHED, DNF)
+FIELDS = ("driver", "position", "status", "bonus")
+REQUIRED = ("driver", "position", "status")
+
+
+@dataclass(frozen=True)
+class FinishIssue:
+    """One reason to reject a submission; ``row`` is None for problems of the whole list."""
+
+    row: int | None
+    field: str | None
+    code: str
+    message: str
+    params: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def validate_finishing_order(
+    rows: Any, *, entered: Sequence[int], known: Sequence[int], bonus_allowed: bool
+) -> list[FinishIssue]:
+    """Every problem of ``rows`` for a race entered by ``entered`` (of the ``known`` drivers)."""
+    issues: list[FinishIssue] = []
+
+    def add(row: int | None, fld: str | None, code: str, message: str, **params: Any) -> None:
+        issues.append(FinishIssue(row, fld, code, message, params))
+
+    if not isinstance(rows, (list, tuple)):
+        add(None, None, "not_list", "Results must be a list of entries.")
+        return issues
+    good: list[tuple[int, Mapping[str, Any]]] = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, Mapping):
+            add(i, None, "not_object", "Each entry must be an object.")
+            continue
+        for key in sorted(set(row) - set(FIELDS), key=str):
+            add(i, str(key), "unknown_field", f"Unknown field {key!r}.", field=key)
+        bonus = row.get("bonus")
+        if bonus is not None and not bonus_allowed:
+            add(i, "bonus", "bonus_not_allowed", "This league gives no bonus points.")
+        elif bonus is not None and (not _is_int(bonus) or bonus < 0):
+            add(i, "bonus", "bonus_range", "bonus must be a whole number of 0 or more.")
+        # Rows whose driver, position and status can be read take part in the list checks.
+        before = len(issues)
+        for key in REQUIRED:
+            if key not in row:
+                add(i, key, "required", f"{key} is required.")
+        for key in ("driver", "position"):
+            if key in row and not _is_int(row[key]):
+                add(i, key, "not_int", f"{key} must be an integer.")
+        if "status" in row and row["status"] not in STATUSES:
+            add(i, "status", "invalid_status", "status must be finished or dnf.", choices=STATUSES)
+        if len(issues) == before:
+            good.append((i, row))
+    _check_drivers(good, list(entered), set(known), add)
+    _check_positions(good, len(entered), add)
+    issues.sort(key=lambda x: (x.row is None, x.row if x.row is not None else 0))
+    return issues
+
+
+def _check_drivers(
+    good: list[tuple[int, Mapping[str, Any]]], entered: list[int], known: set[int], add: Any
+) -> None:
+    seen: dict[int, int] = {}
+    for i, row in good:
+        d = row["driver"]
+        if d not in known:
+            add(i, "driver", "unknown_driver", f"Driver {d} is not in the league.", driver=d)
+        elif d not in entered:
+            add(i, "driver", "not_entered", f"Driver {d} is not entered in this race.", driver=d)
+        elif d in seen:
+            add(i, "driver", "duplicate_driver", f"Driver {d} is listed twice.", driver=d)
+        else:
+            seen[d] = i
+    for d in entered:
+        if d not in seen:
+            add(None, "driver", "missing_driver", f"Entered driver {d} has no entry.", driver=d)
+
+
+def _check_positions(good: list[tuple[int, Mapping[str, Any]]], n: int, add: Any) -> None:
+    counts = Counter(row["position"] for _, row in good)
+    for i, row in good:
+        p = row["position"]
+        if not 1 <= p <= n:
+            add(i, "position", "position_range", f"position must be between 1 and {n}.", limit=n)
+        elif counts[p] > 1:
+            add(i, "position", "duplicate_position", f"Position {p} is given twice.", position=p)
+    # Every dnf after every finisher: a finisher ranked behind a dnf is the row to fix.
+    first_dnf = min((row["position"] for _, row in good if row["status"] == DNF), default=None)
+    for i, row in good:
+        if row["status"] == FINISHED and first_dnf is not None and row["position"] > first_dnf:
+            add(i, "position", "dnf_ahead", "A dnf is ranked ahead of this finisher.")
+
+
+def parse_finishes(rows: Sequence[Mapping[str, Any]]) -> tuple[Finish, ...]:
+    """Valid rows (see :func:`validate_finishing_order`) as finishes in position order."""
+    return tuple(
+        Finish(r["driver"], r["position"], r["status"], r.get("bonus") or 0)
+        for r in sorted(rows, key=lambda r: r["position"])
+    )
