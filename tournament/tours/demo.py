@@ -117,3 +117,11 @@ def create_demo_tour(*, club: Any, organiser: Any, scorekeeper: Any) -> Tour:
             by=scorekeeper,
         )
     return tour
+
+
+def build(*, club: Any, organiser: Any, scorekeeper: Any) -> list[str]:
+    """Create the demo tour unless the club has a tour already; lines to print."""
+    if Tour.objects.filter(club=club).exists():
+        return []
+    tour = create_demo_tour(club=club, organiser=organiser, scorekeeper=scorekeeper)
+    return [f"Demo tour {tour.pk}: {tour.name}"]

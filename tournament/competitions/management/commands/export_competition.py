@@ -23,7 +23,7 @@ class Command(BaseCommand):
         self, *args: Any, kind: str, id: int, output: str | None = None, **options: Any
     ) -> None:
         game = get_kind(kind)
-        competition = game.competition_model.objects.filter(pk=id).first()
+        competition = game.competition_model._default_manager.filter(pk=id).first()
         if competition is None:
             raise CommandError(f"No {kind} {id}.")
         text = json.dumps(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TextIO, cast
 
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
@@ -34,9 +34,10 @@ class Command(BaseCommand):
         if not remaining:
             self.stdout.write("Every stage already has results.")
             return
-        bar = tqdm(
-            remaining, desc=tour.name, unit="stage", disable=no_progress, file=self.stderr._out
-        )
+        # The bar writes to the command's own error stream unwrapped: OutputWrapper.write adds a
+        # newline to every write, which would break the bar's carriage-return redraws.
+        stream = cast(TextIO, self.stderr._out)
+        bar = tqdm(remaining, desc=tour.name, unit="stage", disable=no_progress, file=stream)
         for stage in bar:
             bar.set_postfix_str(stage.name or f"stage {stage.number}")
             try:
