@@ -25,9 +25,13 @@ DEBUG = env_bool("DEBUG", False)
 # Under pytest the insecure development key is allowed and tests pick their own services.
 TESTING = env_bool("PODIUM_TESTING", "pytest" in sys.modules)
 
+# mypy's Django plugin imports these settings to learn the models; it serves nothing, so it may
+# use the development key too (a plain ``mypy`` then needs no environment).
+TYPE_CHECKING_RUN = "mypy" in sys.modules
+
 SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
-    if DEBUG or TESTING:
+    if DEBUG or TESTING or TYPE_CHECKING_RUN:
         SECRET_KEY = "podium-insecure-development-key-never-use-in-production"
     else:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
