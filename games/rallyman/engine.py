@@ -249,6 +249,29 @@ class StepEffect:
     jump_auto: bool  # RM-20 g >= N + 2
     shortcut_entry: bool  # RM-19: draws a damage token
     finished: bool
+    # RM-21: a die other than a coast die or the plain gear-1 die reached a ford; the movement
+    # ends at once. With no ``dice`` the die was never carried out (its own space is the ford).
+    ford_stop: bool = False
+
+
+@dataclass(slots=True)
+class _Budget:
+    """The dice a plan has used so far (RM-3 allowance after RM-40 damage, RM-15 once each)."""
+
+    used: int = 0  # bit g set when the gear-g die is used
+    gear: int = 0
+    coast: int = 0
+    brake: int = 0
+    boost: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Die:
+    """A checked die: what is rolled, the gear it moves at and the gear in effect after it."""
+
+    rolled: tuple[tuple[str, int], ...]
+    effective: int
+    gear_after: int
 
 
 def _fail(code: str, message: str, index: int) -> PlanError:
@@ -259,126 +282,155 @@ def check_plan(ctx: TurnContext, plan: Plan) -> list[StepEffect]:
     """Check ``plan`` against RM-10 to RM-24 and return each step's effect.
 
     Raises :class:`PlanError` (code, message, ``params["step"]``) at the first illegal step.
-    Overspeed and jumps are not illegal: they are LoCs when the die is carried out.
+    Overspeed and jumps are not illegal: they are LoCs when the die is carried out. A wrong die
+    on a ford is not illegal either (RM-21): its effect ends the movement (``ford_stop``) and the
+    steps after it are never carried out, so they are not checked.
     """
-    track, rules, dice = ctx.track, ctx.rules, ctx.dice
-    faces = rules.hazard_faces
-    coast_faces = ctx.coast_faces()
     cur, gear = ctx.car.space, ctx.car.gear
-    used = 0  # bit g set when the gear-g die is used (RM-15)
-    gear_dice = coast_dice = brake_dice = boost_dice = 0
+    budget = _Budget()
     effects: list[StepEffect] = []
     for i, step in enumerate(plan.steps):
+        if effects and effects[-1].ford_stop:
+            break
         if effects and effects[-1].finished:
             raise _fail("after_finish", "the car has already crossed the finish line.", i)
-        rolled: list[tuple[str, int]] = []
-        is_coast = step.gear == 0
-        if is_coast:
-            if step.brakes or step.boost:
-                raise _fail("brake_needs_gear", "brake and boost dice go with a gear die.", i)
-            coast_dice += 1
-            if coast_dice > dice.coast:
-                raise _fail("no_coast_die", "no coast die left (RM-3, RM-40).", i)
-            if gear == 0:  # RM-12 ruling
-                raise _fail("coast_in_gear_0", "a coast die cannot be used in gear 0.", i)
-            rolled.append(("coast", coast_faces))
-            effective = gear
-            gear_after = gear
-        else:
-            value = step.gear
-            if not 1 <= value <= 6:
-                raise _fail("bad_gear", "gear dice are 1 to 6.", i)
-            if used & (1 << value):
-                raise _fail("gear_used", f"the gear-{value} die is already used (RM-15).", i)
-            gear_dice += 1
-            if gear_dice > dice.gear:
-                raise _fail("no_gear_die", "no gear die left (RM-3, RM-40).", i)
-            if step.brakes < 0 or (step.brakes and step.boost):
-                raise _fail("bad_brakes", "use brake dice or a boost die, not both.", i)
-            brake_dice += step.brakes
-            if brake_dice > dice.brake:
-                raise _fail("no_brake_die", "no brake die left (RM-3, RM-40).", i)
-            if step.boost:
-                boost_dice += 1
-                if boost_dice > dice.boost:
-                    raise _fail("no_boost_die", "no boost die (RM-14).", i)
-                expected: tuple[int, ...] = (gear + 2,)
-            elif step.brakes:
-                expected = (gear - 1 - step.brakes,)  # RM-13: n brakes drop n + 1 gears
-            else:
-                expected = (gear - 1, gear + 1)
-                if i == 0 and rules.first_die_may_repeat_gear:
-                    expected = (gear - 1, gear, gear + 1)
-            if value not in expected:
-                raise _fail(
-                    "gear_step",
-                    f"gear {value} cannot follow gear {gear} here (RM-11, RM-13).",
-                    i,
-                )
-            used |= 1 << value
-            rolled.extend(("brake", faces.brake) for _ in range(step.brakes))
-            if step.boost:
-                rolled.append(("boost", faces.boost))
-            rolled.append(("gear", faces.gear[value - 1]))
-            effective = value
-            gear_after = value
-        target = step.space
-        if target not in track.succ[cur]:
-            raise _fail("not_connected", "that space is not one forward move away (RM-10).", i)
-        why = ctx.can_enter(cur, target, effective)
-        if why:
-            raise _fail(why, _ENTRY_MESSAGES[why], i)
-        landing = target
-        jump_risk = jump_auto = False
-        jump = track.jump[target]
-        if jump and effective >= jump and track.kind[target] != FINISH:
-            landing = step.landing
-            # RM-20: g > N flies two extra spaces, over the middle one.
-            if landing not in jump_landings(track, target, effective > jump):
-                raise _fail("jump_landing", "the jump must land on a space it reaches (RM-20).", i)
-            why = ctx.can_enter(target, landing, effective)
-            if why:
-                raise _fail("jump_" + why, "the landing space is not free (RM-20).", i)
-            if effective > jump and ctx.jump_passes(target, landing):
-                raise _fail(
-                    "jump_passes", "a car in a corner or a drift may not be passed (RM-23).", i
-                )
-            jump_risk = effective == jump + 1
-            jump_auto = effective >= jump + 2
-        elif step.landing != -1:
-            raise _fail("no_jump", "only a die that jumps has a landing space.", i)
-        for space in (target, landing) if landing != target else (target,):
-            # RM-21: a ford takes a coast die or the gear-1 die without brakes.
-            if track.ford[space] and not (is_coast or (step.gear == 1 and not step.brakes)):
-                raise _fail("ford_die", "a ford takes a coast die or the gear-1 die (RM-21).", i)
-        overspeed = False
-        shortcut_entry = False
-        walk = cur
-        for space in (target, landing) if landing != target else (target,):
-            kind = track.kind[space]
-            if kind == CORNER and effective > ctx.limit(space):
-                overspeed = True
-            elif kind == SHORTCUT:
-                if effective > track.shortcut_limit[space]:
-                    overspeed = True  # RM-19 ruling: as in corners
-                if track.kind[walk] != SHORTCUT:
-                    shortcut_entry = True
-            walk = space
-        effects.append(
-            StepEffect(
-                dice=tuple(rolled),
-                gear_after=gear_after,
-                die_gear=effective,
-                end=landing,
-                overspeed=overspeed,
-                jump_risk=jump_risk,
-                jump_auto=jump_auto,
-                shortcut_entry=shortcut_entry,
-                finished=track.kind[landing] == FINISH,
-            )
-        )
-        cur, gear = landing, gear_after
+        die = _check_die(ctx, step, gear, budget, i)
+        effect = _check_space(ctx, step, cur, gear, die, i)
+        effects.append(effect)
+        cur, gear = effect.end, effect.gear_after
     return effects
+
+
+def _check_die(ctx: TurnContext, step: Step, gear: int, budget: _Budget, i: int) -> _Die:
+    """RM-11 to RM-15 and RM-3: may this die follow ``gear`` with the dice left?"""
+    if step.coast:
+        if step.brakes or step.boost:
+            raise _fail("brake_needs_gear", "brake and boost dice go with a gear die.", i)
+        budget.coast += 1
+        if budget.coast > ctx.dice.coast:
+            raise _fail("no_coast_die", "no coast die left (RM-3, RM-40).", i)
+        if gear == 0:  # RM-12 ruling
+            raise _fail("coast_in_gear_0", "a coast die cannot be used in gear 0.", i)
+        return _Die((("coast", ctx.coast_faces()),), gear, gear)
+    value = step.gear
+    if not 1 <= value <= 6:
+        raise _fail("bad_gear", "gear dice are 1 to 6.", i)
+    if budget.used & (1 << value):
+        raise _fail("gear_used", f"the gear-{value} die is already used (RM-15).", i)
+    budget.gear += 1
+    if budget.gear > ctx.dice.gear:
+        raise _fail("no_gear_die", "no gear die left (RM-3, RM-40).", i)
+    _take_modifiers(ctx, step, budget, i)
+    if value not in _gears_after(ctx.rules, step, gear, first=i == 0):
+        raise _fail("gear_step", f"gear {value} cannot follow gear {gear} here (RM-11, RM-13).", i)
+    budget.used |= 1 << value
+    faces = ctx.rules.hazard_faces
+    rolled = [("brake", faces.brake)] * step.brakes
+    if step.boost:
+        rolled.append(("boost", faces.boost))
+    rolled.append(("gear", faces.gear[value - 1]))
+    return _Die(tuple(rolled), value, value)
+
+
+def _take_modifiers(ctx: TurnContext, step: Step, budget: _Budget, i: int) -> None:
+    """RM-13 brake dice or one RM-14 boost die with a gear die, within the allowance."""
+    if step.brakes < 0 or (step.brakes and step.boost):
+        raise _fail("bad_brakes", "use brake dice or a boost die, not both.", i)
+    budget.brake += step.brakes
+    if budget.brake > ctx.dice.brake:
+        raise _fail("no_brake_die", "no brake die left (RM-3, RM-40).", i)
+    if step.boost:
+        budget.boost += 1
+        if budget.boost > ctx.dice.boost:
+            raise _fail("no_boost_die", "no boost die (RM-14).", i)
+
+
+def _gears_after(rules: RallyRules, step: Step, gear: int, *, first: bool) -> tuple[int, ...]:
+    """The gear values a gear die may show after ``gear`` (RM-11, RM-13, RM-14)."""
+    if step.boost:
+        return (gear + 2,)
+    if step.brakes:
+        return (gear - 1 - step.brakes,)  # RM-13: n brakes drop n + 1 gears
+    if first and rules.first_die_may_repeat_gear:
+        return (gear - 1, gear, gear + 1)
+    return (gear - 1, gear + 1)
+
+
+def _check_space(
+    ctx: TurnContext, step: Step, cur: int, gear: int, die: _Die, i: int
+) -> StepEffect:
+    """RM-10 and RM-20 to RM-24 for the die's space (and landing), then its effect."""
+    track = ctx.track
+    target = step.space
+    if target not in track.succ[cur]:
+        raise _fail("not_connected", "that space is not one forward move away (RM-10).", i)
+    why = ctx.can_enter(cur, target, die.effective)
+    if why:
+        raise _fail(why, _ENTRY_MESSAGES[why], i)
+    fordable = step.coast or (step.gear == 1 and not step.brakes)
+    if track.ford[target] and not fordable:
+        # RM-21: the movement ends at once in the gear in effect; ruling: before the ford.
+        return StepEffect((), gear, gear, cur, False, False, False, False, False, ford_stop=True)
+    landing, jump_risk, jump_auto = _check_jump(ctx, step, target, die.effective, i)
+    ford_stop = landing != target and track.ford[landing] and not fordable
+    if ford_stop:
+        # RM-21 on a jump's landing: the die is carried out on its own space, the flight not.
+        landing, jump_risk, jump_auto = target, False, False
+    overspeed, shortcut_entry = _speed(ctx, cur, target, landing, die.effective)
+    return StepEffect(
+        dice=die.rolled,
+        gear_after=die.gear_after,
+        die_gear=die.effective,
+        end=landing,
+        overspeed=overspeed,
+        jump_risk=jump_risk,
+        jump_auto=jump_auto,
+        shortcut_entry=shortcut_entry,
+        finished=track.kind[landing] == FINISH,
+        ford_stop=ford_stop,
+    )
+
+
+def _check_jump(
+    ctx: TurnContext, step: Step, target: int, effective: int, i: int
+) -> tuple[int, bool, bool]:
+    """RM-20: the landing space of a die that jumps, and whether the jump risks a LoC."""
+    track = ctx.track
+    jump = track.jump[target]
+    if not (jump and effective >= jump and track.kind[target] != FINISH):
+        if step.landing != -1:
+            raise _fail("no_jump", "only a die that jumps has a landing space.", i)
+        return target, False, False
+    landing = step.landing
+    # RM-20: g > N flies two extra spaces, over the middle one.
+    if landing not in jump_landings(track, target, effective > jump):
+        raise _fail("jump_landing", "the jump must land on a space it reaches (RM-20).", i)
+    why = ctx.can_enter(target, landing, effective)
+    if why:
+        raise _fail("jump_" + why, "the landing space is not free (RM-20).", i)
+    if effective > jump and ctx.jump_passes(target, landing):
+        raise _fail("jump_passes", "a car in a corner or a drift may not be passed (RM-23).", i)
+    return landing, effective == jump + 1, effective >= jump + 2
+
+
+def _speed(
+    ctx: TurnContext, cur: int, target: int, landing: int, effective: int
+) -> tuple[bool, bool]:
+    """RM-17 and RM-19: (overspeed on a corner or shortcut space, entering a shortcut)."""
+    track = ctx.track
+    overspeed = shortcut_entry = False
+    walk = cur
+    for space in (target, landing) if landing != target else (target,):
+        kind = track.kind[space]
+        if kind == CORNER and effective > ctx.limit(space):
+            overspeed = True
+        elif kind == SHORTCUT:
+            if effective > track.shortcut_limit[space]:
+                overspeed = True  # RM-19 ruling: as in corners
+            if track.kind[walk] != SHORTCUT:
+                shortcut_entry = True
+        walk = space
+    return overspeed, shortcut_entry
 
 
 _ENTRY_MESSAGES = {

@@ -21,6 +21,10 @@ from games.rallyman.rules import RallyRules
 from games.rallyman.track import Track
 from games.rallyman.turn import Relayer, RollState, play_turn, return_after_crash
 
+# Replay format and engine version: bumped when a seed's replay changes. 2: every turn logs its
+# plan (and an RM-28 relay) for replay checks; a wrong die on a ford ends the move (RM-21).
+SIMULATOR_VERSION = "2"
+
 
 class Driver(Protocol):
     """Plans each turn and decides before each die of a one-at-a-time roll.
@@ -89,6 +93,7 @@ class StageRun:
     def replay_json(self) -> dict[str, Any]:
         """The replay the service serves at ``.../replay/``."""
         return {
+            "version": SIMULATOR_VERSION,
             "track": self.track,
             "rounds": self.rounds,
             "turns": list(self.replay),

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.rallyman.dice import Chance
@@ -114,6 +114,9 @@ class TurnRecord:
     finished: bool
     retired: bool
     relaid: bool = False  # RM-28: the dice were laid again after a failed Big Attack
+    ford_stop: bool = False  # RM-21: a wrong die on a ford ended the movement
+    plan: tuple[Step, ...] = ()  # the dice as laid (RM-10), for replay checks
+    relay: Relay | None = None  # RM-28: the new layout, when the dice were laid again
 
     def to_json(self, track: Track) -> dict[str, Any]:
         """JSON form for the replay (space labels instead of ids)."""
@@ -125,7 +128,15 @@ class TurnRecord:
             "gear_end": self.gear_end,
             "mode": "big_attack" if self.big_attack else "one_at_a_time",
             "relaid": self.relaid,
+            "plan": [_step_json(step, track) for step in self.plan],
+            "relay": None
+            if self.relay is None
+            else {
+                "steps": [_step_json(step, track) for step in self.relay.steps],
+                "hazards": list(self.relay.hazards),
+            },
             "steps": self.steps_done,
+            "ford_stop": self.ford_stop,
             "dice": [
                 {"step": r.step + 1, "kind": r.kind, "hazard": r.hazard, "secured": r.secured}
                 for r in self.rolls
@@ -151,8 +162,36 @@ class TurnRecord:
         }
 
 
+def _step_json(step: Step, track: Track) -> dict[str, Any]:
+    return {
+        "space": track.labels[step.space],
+        "gear": step.gear,
+        "brakes": step.brakes,
+        "boost": step.boost,
+        "landing": None if step.landing < 0 else track.labels[step.landing],
+    }
+
+
 def _always_roll(ctx: TurnContext, roll: RollState) -> str:
     return ROLL
+
+
+@dataclass(slots=True)
+class _Rolling:
+    """What rolling a turn's dice has given so far (RM-25 to RM-30)."""
+
+    effects: list[StepEffect]
+    rolls: list[DieRoll] = field(default_factory=list)
+    hazards: int = 0
+    secured: int = 0
+    spent: int = 0
+    earned: int = 0
+    loc_step: int = -1
+    stopped: bool = False
+    done: int = 0
+    shortcut_draws: list[str] = field(default_factory=list)
+    relay: Relay | None = None
+    ford_stop: bool = False
 
 
 def play_turn(
@@ -170,110 +209,118 @@ def play_turn(
     planned order). Raises :class:`PlanError` for an illegal plan, decision or layout; the car is
     not changed then.
     """
-    effects = check_plan(ctx, plan)
-    car, rules = ctx.car, ctx.rules
-    decide = decide or _always_roll
-    start, gear_start, limit = car.space, car.gear, rules.hazard_limit
-    rolls: list[DieRoll] = []
-    hazards = secured = spent = earned = 0
-    loc_step = -1
-    stopped = False
-    done = 0
-    shortcut_draws: list[str] = []
-    relaid = False
-    if plan.big_attack and effects:
-        # RM-25: one throw of every planned die; RM-28: in the planned order, the LoC is on the
-        # first die that reaches the limit, overspeeds or jumps badly.
-        for i, effect in enumerate(effects):
-            die_hazard = False
-            for kind, faces in effect.dice:
-                hit = chance.hazard(faces)
-                rolls.append(DieRoll(i, kind, hit))
-                if kind in _LAID:
-                    die_hazard = hit
-                if hit:
-                    hazards += 1
-            if loc_step < 0 and (hazards >= limit or _lost_control(effect, die_hazard)):
-                loc_step = i
-        # RM-29: one token per gear and coast die thrown; brake and boost dice earn none.
-        thrown = sum(1 for r in rolls if r.kind in _LAID)
-        if loc_step < 0 or rules.tokens_on_big_attack_loc:
-            earned = thrown
-        if loc_step >= 0 and relay is not None and rules.big_attack_loc_policy == "free":
-            throw = _throw(plan, rolls, loc_step)
-            chosen = relay(ctx, throw)
-            if chosen is not None:
-                effects = _check_relay(ctx, throw, chosen)
-                loc_step, relaid = len(effects) - 1, True
-        last = loc_step if loc_step >= 0 else len(effects) - 1
-        for i in range(last + 1):
-            _move(ctx, effects[i], shortcut_draws, chance)
-            done += 1
+    car = ctx.car
+    start, gear_start = car.space, car.gear
+    state = _Rolling(check_plan(ctx, plan))
+    if plan.big_attack and state.effects:
+        _roll_big_attack(ctx, plan, state, chance, relay)
     else:
-        for i, effect in enumerate(effects):
-            die_hazard = False
-            for d, (kind, faces) in enumerate(effect.dice):
-                roll = RollState(i, kind, faces, d == 0, hazards, secured, car.tokens)
-                choice = decide(ctx, roll)
-                if choice == STOP:
-                    if d:
-                        raise PlanError(
-                            "stop_mid_step", "A brake die must be followed by its gear die.", step=i
-                        )
-                    stopped = True
-                    break
-                if choice == SECURE:
-                    # RM-30: the k-th die secured in a turn costs k tokens.
-                    cost = secured + 1
-                    if car.tokens < cost:
-                        raise PlanError(
-                            "not_enough_tokens",
-                            f"Securing this die costs {cost} tokens.",
-                            step=i,
-                            cost=cost,
-                        )
-                    car.tokens -= cost
-                    spent += cost
-                    secured += 1
-                    rolls.append(DieRoll(i, kind, False, secured=True))
-                    continue
-                if choice != ROLL:
-                    raise PlanError("bad_decision", f"Unknown decision {choice!r}.", step=i)
-                hit = chance.hazard(faces)
-                rolls.append(DieRoll(i, kind, hit))
-                if kind in _LAID:
-                    die_hazard = hit
-                if hit:
-                    hazards += 1
-                    if hazards >= limit:
-                        break  # RM-27: the LoC happens on this die's space
-            if stopped:
-                break
-            _move(ctx, effect, shortcut_draws, chance)
-            done += 1
-            if hazards >= limit or _lost_control(effect, die_hazard):
-                loc_step = i
-                break
-            if effect.finished:
-                break
-    car.tokens += earned
-    return _end_turn(
-        ctx,
-        effects,
-        done,
-        loc_step,
-        start,
-        gear_start,
-        plan.big_attack,
-        rolls,
-        hazards,
-        stopped,
-        shortcut_draws,
-        earned,
-        spent,
-        chance,
-        relaid,
-    )
+        _roll_one_at_a_time(ctx, state, chance, decide or _always_roll)
+    car.tokens += state.earned
+    return _end_turn(ctx, state, start, gear_start, plan, chance)
+
+
+def _roll_big_attack(
+    ctx: TurnContext, plan: Plan, state: _Rolling, chance: Chance, relay: Relayer | None
+) -> None:
+    """RM-25: one throw of every planned die; RM-28: in the planned order, the LoC is on the
+    first die that reaches the limit, overspeeds or jumps badly."""
+    rules, limit = ctx.rules, ctx.rules.hazard_limit
+    for i, effect in enumerate(state.effects):
+        die_hazard = False
+        for kind, faces in effect.dice:
+            hit = chance.hazard(faces)
+            state.rolls.append(DieRoll(i, kind, hit))
+            if kind in _LAID:
+                die_hazard = hit
+            state.hazards += hit
+        if state.loc_step < 0 and (state.hazards >= limit or _lost_control(effect, die_hazard)):
+            state.loc_step = i
+    # RM-29: one token per gear and coast die thrown; brake and boost dice earn none.
+    thrown = sum(1 for r in state.rolls if r.kind in _LAID)
+    if state.loc_step < 0 or rules.tokens_on_big_attack_loc:
+        state.earned = thrown
+    if state.loc_step >= 0 and relay is not None and rules.big_attack_loc_policy == "free":
+        throw = _throw(plan, state.rolls, state.loc_step)
+        chosen = relay(ctx, throw)
+        if chosen is not None:
+            state.effects = _check_relay(ctx, throw, chosen)
+            state.loc_step, state.relay = len(state.effects) - 1, chosen
+    last = state.loc_step if state.loc_step >= 0 else len(state.effects) - 1
+    for effect in state.effects[: last + 1]:
+        if effect.ford_stop and not effect.dice:
+            state.ford_stop = True  # RM-21: the die on the ford is not carried out
+            break
+        _move(ctx, effect, state.shortcut_draws, chance)
+        state.done += 1
+        state.ford_stop = effect.ford_stop
+
+
+def _roll_one_at_a_time(ctx: TurnContext, state: _Rolling, chance: Chance, decide: Decide) -> None:
+    """RM-25: die by die, the driver choosing before each to roll, secure (RM-30) or stop."""
+    limit = ctx.rules.hazard_limit
+    for i, effect in enumerate(state.effects):
+        if effect.ford_stop and not effect.dice:
+            state.ford_stop = True  # RM-21: the movement ends before the ford
+            return
+        die_hazard = _roll_step(ctx, state, i, effect, chance, decide)
+        if state.stopped:
+            return
+        _move(ctx, effect, state.shortcut_draws, chance)
+        state.done += 1
+        if state.hazards >= limit or _lost_control(effect, die_hazard):
+            state.loc_step = i
+            return
+        if effect.ford_stop:
+            state.ford_stop = True
+            return
+        if effect.finished:
+            return
+
+
+def _roll_step(
+    ctx: TurnContext, state: _Rolling, i: int, effect: StepEffect, chance: Chance, decide: Decide
+) -> bool:
+    """Roll (or secure) the dice of one step; True when its laid die showed a hazard."""
+    car, limit = ctx.car, ctx.rules.hazard_limit
+    die_hazard = False
+    for d, (kind, faces) in enumerate(effect.dice):
+        roll = RollState(i, kind, faces, d == 0, state.hazards, state.secured, car.tokens)
+        choice = decide(ctx, roll)
+        if choice == STOP:
+            if d:
+                raise PlanError(
+                    "stop_mid_step", "A brake die must be followed by its gear die.", step=i
+                )
+            state.stopped = True
+            return False
+        if choice == SECURE:
+            _secure(car, state, i, kind)
+            continue
+        if choice != ROLL:
+            raise PlanError("bad_decision", f"Unknown decision {choice!r}.", step=i)
+        hit = chance.hazard(faces)
+        state.rolls.append(DieRoll(i, kind, hit))
+        if kind in _LAID:
+            die_hazard = hit
+        if hit:
+            state.hazards += 1
+            if state.hazards >= limit:
+                break  # RM-27: the LoC happens on this die's space
+    return die_hazard
+
+
+def _secure(car: CarState, state: _Rolling, i: int, kind: str) -> None:
+    """RM-30: the k-th die secured in a turn costs k tokens."""
+    cost = state.secured + 1
+    if car.tokens < cost:
+        raise PlanError(
+            "not_enough_tokens", f"Securing this die costs {cost} tokens.", step=i, cost=cost
+        )
+    car.tokens -= cost
+    state.spent += cost
+    state.secured += 1
+    state.rolls.append(DieRoll(i, kind, False, secured=True))
 
 
 # The dice laid on a space: a gear or a coast die. RM-20's "if this die rolls a hazard" is about
@@ -307,6 +354,51 @@ def _relay_error(code: str, message: str, index: int) -> PlanError:
     return PlanError(code, f"Relaid step {index + 1}: {message}", step=index)
 
 
+@dataclass(slots=True)
+class _ThrownDice:
+    """The thrown dice of a failed Big Attack still to lay again: [safe, hazard] counts."""
+
+    gear_face: dict[int, bool]
+    coast: list[int]
+    brake: list[int]
+    boost: list[bool]
+
+    @classmethod
+    def of(cls, throw: Throw) -> _ThrownDice:
+        return cls(
+            dict(throw.gear),
+            [throw.coast.count(False), throw.coast.count(True)],
+            [throw.brake.count(False), throw.brake.count(True)],
+            list(throw.boost),
+        )
+
+    def take(self, step: Step, chosen: int, i: int) -> tuple[int, bool]:
+        """Lay ``step`` with ``chosen`` hazard coast or brake dice: (hazards shown, die hazard)."""
+        if step.coast:
+            if chosen not in (0, 1):
+                raise _relay_error("relay_hazards", "a coast die shows 0 or 1 hazard.", i)
+            self.coast[chosen] -= 1
+            shown, die_hazard = chosen, chosen == 1
+        else:
+            if step.gear not in self.gear_face:
+                raise _relay_error(
+                    "relay_not_thrown", f"the gear-{step.gear} die was not thrown.", i
+                )
+            die_hazard = self.gear_face[step.gear]
+            if not 0 <= chosen <= step.brakes:
+                raise _relay_error("relay_hazards", "more hazards than brake dice.", i)
+            self.brake[1] -= chosen
+            self.brake[0] -= step.brakes - chosen
+            shown = chosen + die_hazard
+            if step.boost:
+                if not self.boost:
+                    raise _relay_error("relay_not_thrown", "no boost die was thrown.", i)
+                shown += self.boost.pop()
+        if min(self.coast + self.brake) < 0:
+            raise _relay_error("relay_not_thrown", "more dice of that face than were thrown.", i)
+        return shown, die_hazard
+
+
 def _check_relay(ctx: TurnContext, throw: Throw, relay: Relay) -> list[StepEffect]:
     """RM-28: the new layout uses thrown dice only, each once with its face, obeys the planning
     rules (RM-10 to RM-24) and produces a LoC on its last die."""
@@ -315,39 +407,16 @@ def _check_relay(ctx: TurnContext, throw: Throw, relay: Relay) -> list[StepEffec
     if len(relay.hazards) != len(relay.steps):
         raise PlanError("relay_hazards", "Give the hazards of every relaid step.")
     effects = check_plan(ctx, Plan(relay.steps))
-    gear_face = dict(throw.gear)
-    # [safe, hazard] dice of each kind still to lay
-    coast = [throw.coast.count(False), throw.coast.count(True)]
-    brake = [throw.brake.count(False), throw.brake.count(True)]
-    boost = list(throw.boost)
+    if len(effects) != len(relay.steps) or effects[-1].ford_stop:
+        # RM-21: a ford would end the movement before the LoC the layout must produce.
+        raise _relay_error("relay_ford", "a ford ends the movement (RM-21).", len(effects) - 1)
+    dice = _ThrownDice.of(throw)
     hazards, limit = 0, ctx.rules.hazard_limit
     last = len(relay.steps) - 1
     for i, (step, effect, chosen) in enumerate(
         zip(relay.steps, effects, relay.hazards, strict=True)
     ):
-        if step.coast:
-            if chosen not in (0, 1):
-                raise _relay_error("relay_hazards", "a coast die shows 0 or 1 hazard.", i)
-            coast[chosen] -= 1
-            die_hazard = chosen == 1
-            shown = chosen
-        else:
-            if step.gear not in gear_face:
-                raise _relay_error(
-                    "relay_not_thrown", f"the gear-{step.gear} die was not thrown.", i
-                )
-            die_hazard = gear_face[step.gear]
-            if not 0 <= chosen <= step.brakes:
-                raise _relay_error("relay_hazards", "more hazards than brake dice.", i)
-            brake[1] -= chosen
-            brake[0] -= step.brakes - chosen
-            shown = chosen + die_hazard
-            if step.boost:
-                if not boost:
-                    raise _relay_error("relay_not_thrown", "no boost die was thrown.", i)
-                shown += boost.pop()
-        if min(coast + brake) < 0:
-            raise _relay_error("relay_not_thrown", "more dice of that face than were thrown.", i)
+        shown, die_hazard = dice.take(step, chosen, i)
         hazards += shown
         lost = hazards >= limit or _lost_control(effect, die_hazard)
         if lost and i < last:
@@ -373,46 +442,26 @@ def _move(ctx: TurnContext, effect: StepEffect, draws: list[str], chance: Chance
 
 def _end_turn(
     ctx: TurnContext,
-    effects: Sequence[StepEffect],
-    done: int,
-    loc_step: int,
+    state: _Rolling,
     start: int,
     gear_start: int,
-    big_attack: bool,
-    rolls: list[DieRoll],
-    hazards: int,
-    stopped: bool,
-    shortcut_draws: list[str],
-    earned: int,
-    spent: int,
+    plan: Plan,
     chance: Chance,
-    relaid: bool = False,
 ) -> TurnRecord:
     car, rules, track = ctx.car, ctx.rules, ctx.track
     outcome = ""
     damage: list[str] = []
     loc_gear = 0
-    if loc_step >= 0:
+    if state.loc_step >= 0:
         # RM-36: draw the card of the gear at the LoC, read its gear-0 side.
-        loc_gear = effects[loc_step].die_gear
+        loc_gear = state.effects[state.loc_step].die_gear
         outcome = chance.draw(rules.loc_outcome_weights.for_gear(loc_gear), "loc")
         if outcome == "sisu":
             card, item = rules.card_seconds(loc_gear), f"{loc_gear}s"
         else:
             card, item = rules.loc_card_s, "0"
         if outcome == "crash":
-            # RM-38: tokens by gear at the LoC and the tile's danger level; RM-39 their effect.
-            draws = rules.crash_draws[loc_gear - 1][track.danger[car.space]]
-            for _ in range(draws):
-                token = chance.draw(rules.crash_token_weights, "crash")
-                damage.append(token)
-                if token == "gear":
-                    car.gear_damage += 1
-                elif token == "brake":
-                    car.brake_damage += 1
-                elif token == "coast":
-                    car.coast_damage += 1
-            car.on_track = False  # off the track, blocks nobody (RM-36)
+            damage = _crash(ctx, loc_gear, chance)
         car.gear = 0  # RM-35: the next turn starts in gear 0 after any LoC
     else:
         # RM-33: the card of the gear in effect; a gear-0 turn costs the LoC card (ruling).
@@ -432,25 +481,45 @@ def _end_turn(
         end=car.space,
         gear_start=gear_start,
         gear_end=car.gear,
-        big_attack=big_attack,
-        steps_done=done,
-        rolls=tuple(rolls),
-        hazards=hazards,
-        stopped=stopped,
+        big_attack=plan.big_attack,
+        steps_done=state.done,
+        rolls=tuple(state.rolls),
+        hazards=state.hazards,
+        stopped=state.stopped,
         loc_space=car.space if outcome else -1,
         loc_gear=loc_gear,
         outcome=outcome,
         damage=tuple(damage),
-        shortcut_draws=tuple(shortcut_draws),
+        shortcut_draws=tuple(state.shortcut_draws),
         card=card,
         item=item,
-        earned=earned,
-        spent=spent,
+        earned=state.earned,
+        spent=state.spent,
         tokens=car.tokens,
         finished=car.finished,
         retired=car.retired,
-        relaid=relaid,
+        relaid=state.relay is not None,
+        ford_stop=state.ford_stop,
+        plan=plan.steps,
+        relay=state.relay,
     )
+
+
+def _crash(ctx: TurnContext, loc_gear: int, chance: Chance) -> list[str]:
+    """RM-38: tokens by gear at the LoC and the tile's danger level; RM-39 their effect."""
+    car, rules = ctx.car, ctx.rules
+    damage: list[str] = []
+    for _ in range(rules.crash_draws[loc_gear - 1][ctx.track.danger[car.space]]):
+        token = chance.draw(rules.crash_token_weights, "crash")
+        damage.append(token)
+        if token == "gear":
+            car.gear_damage += 1
+        elif token == "brake":
+            car.brake_damage += 1
+        elif token == "coast":
+            car.coast_damage += 1
+    car.on_track = False  # off the track, blocks nobody (RM-36)
+    return damage
 
 
 def return_after_crash(state: StageState, car: CarState) -> None:

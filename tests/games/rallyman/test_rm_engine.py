@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 from rm_lab import Lab, lab_track, straight_lab
 
-from games.rallyman.engine import Plan, check_plan, turn_dice
+from games.rallyman.engine import Plan, Step, TurnContext, check_plan, turn_dice
 from games.rallyman.errors import PlanError
 from games.rallyman.rules import RallyRules
-from games.rallyman.turn import return_after_crash
+from games.rallyman.simulate import CarEntry, simulate_stage
+from games.rallyman.track import FINISH
+from games.rallyman.turn import RollState, return_after_crash
 from scoring.params import build_rules
 
 R = "A.1.r{}-{}"
@@ -250,23 +253,89 @@ def test_rm20_landing_must_be_free() -> None:
     assert err.value.code == "jump_occupied"
 
 
+def ford_lab() -> Lab:
+    return Lab(lab_track({"kind": "straight", "rows": 6, "features": [FORD]}))
+
+
+FORD = {"row": 2, "lane": "both", "ford": True}
+
+
 def test_rm21_ford_takes_a_coast_die_or_gear_1_without_brake() -> None:
-    ford = {"row": 2, "lane": "both", "ford": True}
-    lab = Lab(lab_track({"kind": "straight", "rows": 6, "features": [ford]}))
-    lab.place(1, row(1), gear=1)
-    for step in (lab.step(row(2), 2), lab.step(row(2), 0)):
-        lab.place(1, row(1), gear=1 if step.gear else 3)
-        if step.gear:
-            with pytest.raises(PlanError) as err:
-                check_plan(lab.ctx(), Plan((step,)))
-            assert err.value.code == "ford_die"
-        else:
-            assert check_plan(lab.ctx(), Plan((step,)))
-    lab.place(1, row(1), gear=2)
-    assert check_plan(lab.ctx(), Plan((lab.step(row(2), 1),)))
+    lab = ford_lab()
     lab.place(1, row(1), gear=3)
-    with pytest.raises(PlanError, match="ford"):
-        check_plan(lab.ctx(), Plan((lab.step(row(2), 1, brakes=1),)))
+    assert not check_plan(lab.ctx(), Plan((lab.step(row(2)),)))[0].ford_stop
+    lab.place(1, row(1), gear=2)
+    assert not check_plan(lab.ctx(), Plan((lab.step(row(2), 1),)))[0].ford_stop
+    for gear, step in ((1, lab.step(row(2), 2)), (3, lab.step(row(2), 1, brakes=1))):
+        lab.place(1, row(1), gear=gear)
+        (effect,) = check_plan(lab.ctx(), Plan((step, lab.step(row(3), 3))))
+        # A wrong die is no illegal plan: it ends the move before the ford, in the gear in
+        # effect; it is not rolled and the dice after it are never used.
+        assert effect.ford_stop and effect.end == lab.sid(row(1)) and effect.dice == ()
+        assert effect.gear_after == gear
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_rm21_a_wrong_die_on_a_ford_ends_the_move_in_the_current_gear(big: bool) -> None:
+    lab = ford_lab()
+    lab.place(1, row(0), gear=1)
+    steps = [lab.step(row(1), 2), lab.step(row(2), 3), lab.step(row(3), 4)]
+    record, chance = lab.play(steps, hazards=".", big=big)
+    assert record.ford_stop and record.end == lab.sid(row(1)) and record.gear_end == 2
+    assert record.steps_done == 1 and chance.rolled == [1]  # only the gear-2 die is rolled
+    assert record.card == RallyRules().card_seconds(2) and record.item == "2"
+    assert record.earned == (1 if big else 0)  # RM-29: one token per die thrown
+    replay = record.to_json(lab.track)
+    assert replay["ford_stop"] and [s["gear"] for s in replay["plan"]] == [2, 3, 4]
+
+
+def test_rm21_seeded_stage_with_a_driver_that_ignores_fords() -> None:
+    # Regression: a plan with a wrong die on a ford used to be refused as illegal, so a stage
+    # with such a driver raised PlanError; now the move ends before the ford and the car goes on.
+    track = lab_track({"kind": "straight", "rows": 8, "features": [FORD]})
+    ford = {i for i, f in enumerate(track.ford) if f}
+    stops = 0
+    for seed in range(20):
+        run = simulate_stage(
+            track, [CarEntry(1), CarEntry(2)], RallyRules(), random.Random(seed), driver=Flat()
+        )
+        assert all(c.status == "finished" for c in run.cars)
+        for turn in run.replay:
+            if not turn["ford_stop"]:
+                continue
+            stops += 1
+            end = track.labels.index(turn["to"])
+            assert ford & set(track.succ[end]) and not turn["loc"]
+            done = turn["plan"][: turn["steps"]]
+            assert turn["gear_end"] == (done[-1]["gear"] if done else turn["gear_start"])
+    assert stops > 0
+
+
+class Flat:
+    """A driver that climbs a gear per die straight ahead, ignoring fords (RM-21 test)."""
+
+    def plan(self, ctx: TurnContext) -> Plan:
+        track, car = ctx.track, ctx.car
+        cur, gear = car.space, car.gear
+        steps: list[Step] = []
+        while len(steps) < 3 and track.kind[cur] != FINISH:
+            nxt = [s for s in track.succ[cur] if not ctx.can_enter(cur, s, gear + 1)]
+            if not nxt:
+                break
+            if track.ford[nxt[0]] and not steps and gear >= 1:
+                steps.append(Step(nxt[0]))  # right before the ford: a coast die crosses it
+            elif gear < 6:
+                gear += 1
+                steps.append(Step(nxt[0], gear))
+            elif sum(s.coast for s in steps) < ctx.dice.coast:
+                steps.append(Step(nxt[0]))  # top gear: hold it with coast dice
+            else:
+                break
+            cur = nxt[0]
+        return Plan(tuple(steps))
+
+    def before_die(self, ctx: TurnContext, roll: RollState) -> str:
+        return "secure" if roll.hazards + 1 >= 3 and roll.tokens > roll.secured else "roll"
 
 
 # --- other cars: RM-22 to RM-24 ------------------------------------------------------------
