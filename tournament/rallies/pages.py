@@ -5,7 +5,6 @@ from the snapshots the worker stored; all snapshots of a rally are read in one q
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from django.db.models import Prefetch
@@ -32,9 +31,6 @@ from tournament.web.components import (
     Row,
     Table,
 )
-
-NICE_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600)
-MAX_TICKS = 8
 
 
 def rally_queryset() -> Any:
@@ -198,31 +194,21 @@ def gap_chart(
         for i, (d, values) in enumerate(gaps.items())
     ]
     # Gap labels ("+12m") are wider than ranks: room for them on the left.
-    chart = charts.line_chart([str(n) for n in numbers], series, lower_is_better=True, left=44)
-    return dataclasses.replace(chart, y_ticks=_gap_ticks(chart, series))
+    return charts.line_chart(
+        [str(n) for n in numbers],
+        series,
+        lower_is_better=True,
+        left=44,
+        y_step=charts.time_step,
+        y_label=_gap_label,
+    )
 
 
-def _gap_ticks(chart: charts.LineChart, series: list[charts.Series]) -> tuple[Any, ...]:
-    """Ticks every "nice" number of seconds (the generic ticks are one per unit of value)."""
-    values = [v for s in series for v in s.values if v is not None]
-    low, high = (min(values), max(values)) if values else (0, 1)
-    if high == low:
-        high = low + 1
-    span = high - low
-    step = next((s for s in NICE_STEPS if span / s <= MAX_TICKS), NICE_STEPS[-1])
-    ticks = []
-    value = low - low % step
-    while value <= high:
-        if value >= low:
-            y = round(chart.top + (value - low) / (high - low) * chart.plot_height, 1)
-            # Short labels: the generic chart keeps 28 units left of the plot for tick labels.
-            if value and value % 60 == 0:
-                label = _("+%(n)sm") % {"n": value // 60}
-            else:
-                label = _("+%(n)ss") % {"n": value}
-            ticks.append((y, str(label)))
-        value += step
-    return tuple(ticks)
+def _gap_label(value: int) -> str:
+    """Short labels (the generic chart keeps 28 units left of the plot): ``+12m``, ``+30s``."""
+    if value and value % 60 == 0:
+        return str(_("+%(n)sm") % {"n": value // 60})
+    return str(_("+%(n)ss") % {"n": value})
 
 
 # --- championships -------------------------------------------------------------------------------

@@ -7,10 +7,53 @@ alternative needs; the templates add ``role="img"``, ``<title>``, ``<desc>`` and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 PALETTE_SIZE = 8  # CSS classes .c0 … .c7 (static/podium/podium.css)
+#: At most this many intervals between y ticks, whatever the values (issue #13, item 3): a
+#: chart's cost depends on the number of entrants and events, never on the size of a value.
+MAX_INTERVALS = 12
+NICE_BASES = (1, 2, 5)  # steps of 1, 2, 5, 10, 20, 50, …
+
+
+def nice_step(span: float, *, max_intervals: int = MAX_INTERVALS) -> int:
+    """The smallest step of 1, 2, 5, 10, 20, 50, … that cuts ``span`` in at most ``max_intervals``.
+
+    Integer arithmetic throughout: a stored value may have hundreds of digits, past a float.
+    """
+    target = max(-(-int(span) // max_intervals), 1)  # ceil(span / max_intervals)
+    power = 10 ** max(len(str(target)) - 2, 0)  # one decade below target: few rounds at most
+    while True:
+        for base in NICE_BASES:
+            if base * power >= target:
+                return base * power
+        power *= 10
+
+
+#: Steps of a time axis in seconds (then whole hours in 1, 2, 5, 10, … hours).
+TIME_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600)
+TIME_INTERVALS = 8  # time labels ("+12m") are wider: fewer of them
+
+
+def time_step(span: int, *, max_intervals: int = TIME_INTERVALS) -> int:
+    """A step of seconds, minutes or hours cutting ``span`` seconds in ``max_intervals`` at most."""
+    target = -(-int(span) // max_intervals)
+    for step in TIME_STEPS:
+        if step >= target:
+            return step
+    return 3600 * nice_step(-(-int(span) // 3600), max_intervals=max_intervals)
+
+
+def tick_values(low: int, high: int, *, anchor: int = 0, step: int | None = None) -> list[int]:
+    """Tick values in ``low..high``: every ``step`` (a nice one by default) counted from ``anchor``.
+
+    At most ``MAX_INTERVALS + 1`` values for the default step, however wide the span.
+    """
+    step = step or nice_step(high - low)
+    first = low + (anchor - low) % step  # the first value ≥ low on the anchor's grid
+    return list(range(first, high + 1, step))
 
 
 @dataclass(frozen=True)
@@ -56,11 +99,14 @@ def line_chart(
     width: int = 640,
     label_width: int = 120,
     left: int = 28,
+    y_step: Callable[[int], int] = nice_step,
+    y_label: Callable[[int], str] = str,
 ) -> LineChart:
     """Place each series on a grid: x = event, y = value (rank 1 at the top by default).
 
     The height grows with the number of series so that every end label gets its own line; for
-    ranks without ties the labels therefore never overlap.
+    ranks without ties the labels therefore never overlap. ``y_step(span)`` picks the distance
+    between y ticks (a bounded number of them), ``y_label(value)`` writes a tick's label.
     """
     top, bottom = 12, 24  # ``left`` holds the y-axis labels: wider ones need a wider margin
     values = [v for s in series for v in s.values if v is not None]
@@ -102,9 +148,12 @@ def line_chart(
         (x_at(i), label if i % step == 0 or i == count - 1 else "")
         for i, label in enumerate(x_labels)
     )
-    span = high - low
-    y_step = 1 if span <= 12 else 2 if span <= 24 else 5
-    y_ticks = tuple((y_at(v), str(v)) for v in range(low, high + 1, y_step))
+    # A rank chart counts from its leader (rank 1 keeps its tick); any other from zero.
+    anchor = low if lower_is_better else 0
+    y_ticks = tuple(
+        (y_at(v), y_label(v))
+        for v in tick_values(low, high, anchor=anchor, step=y_step(high - low))
+    )
     return LineChart(
         width=width,
         height=top + plot_height + bottom,
