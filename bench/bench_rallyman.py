@@ -16,9 +16,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.rallyman.layout import SAMPLE_STAGES, load_layout
-from games.rallyman.rules import RallyRules
 from games.rallyman.simulate import CarEntry, simulate_stage
 from games.rallyman.track import build_track
+from scoring.rally.rules import RallyRules
 from scoring.rng import derive_rng
 
 

@@ -33,18 +33,8 @@ from games.rallyman.layout import (
     parse_layout,
     sample_document,
 )
-from games.rallyman.notation import (
-    LogError,
-    LogTime,
-    LogTurn,
-    TurnLog,
-    log_issues,
-    log_time,
-    parse_log,
-)
 from games.rallyman.policy import AutoDriver, Profile
 from games.rallyman.rally import stage_entries, start_order
-from games.rallyman.rules import RallyRules, parse_rules
 from games.rallyman.simulate import CarEntry, CarRun, Driver, StageRun, simulate_stage, turn_order
 from games.rallyman.track import Track, build_track
 from games.rallyman.turn import (
@@ -55,6 +45,16 @@ from games.rallyman.turn import (
     play_turn,
     return_after_crash,
 )
+from scoring.rally.notation import (
+    LogError,
+    LogTime,
+    LogTurn,
+    TurnLog,
+    log_issues,
+    log_time,
+    parse_log,
+)
+from scoring.rally.rules import RallyRules, parse_rules
 
 __all__ = [
     "SAMPLE_STAGES",

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from games.rallyman.errors import ScriptExhausted
-from games.rallyman.rules import Weights
+from scoring.rally.rules import Weights
 
 
 class Chance(Protocol):
@@ -67,18 +67,18 @@ class ScriptedChance:
     def hazard(self, faces: int) -> bool:
         """The next scripted face."""
         if not self._hazards:
-            raise ScriptExhausted("script_exhausted", "No scripted die result left.")
+            raise ScriptExhausted("No scripted die result left.", "script_exhausted")
         self.rolled.append(faces)
         return self._hazards.popleft()
 
     def draw(self, weights: Weights, what: str) -> str:
         """The next scripted draw; it must be one of the names of ``weights``."""
         if not self._draws:
-            raise ScriptExhausted("script_exhausted", f"No scripted {what} draw left.", what=what)
+            raise ScriptExhausted(f"No scripted {what} draw left.", "script_exhausted", what=what)
         name = self._draws.popleft()
         if name not in weights.names:
             raise ScriptExhausted(
-                "script_mismatch", f"Scripted {name!r} is not a {what} result.", what=what
+                f"Scripted {name!r} is not a {what} result.", "script_mismatch", what=what
             )
         self.drawn.append(name)
         return name

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.rallyman.errors import PlanError
-from games.rallyman.notation import LogTurn
-from games.rallyman.rules import RallyRules
 from games.rallyman.track import CORNER, DRIFTING, FINISH, SHORTCUT, Track
+from scoring.rally.notation import LogTurn
+from scoring.rally.rules import RallyRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,7 +275,7 @@ class _Die:
 
 
 def _fail(code: str, message: str, index: int) -> PlanError:
-    return PlanError(code, f"Step {index + 1}: {message}", step=index)
+    return PlanError(f"Step {index + 1}: {message}", code, step=index)
 
 
 def check_plan(ctx: TurnContext, plan: Plan) -> list[StepEffect]:

@@ -1,25 +1,16 @@
-"""Domain errors of the Rallyman engine: a stable ``code``, an English ``message`` and ``params``.
+"""Domain errors of the Rallyman engine: an English ``message``, a stable ``code`` and ``params``.
 
-The service translates by ``code``; ``params`` carries the values a translation needs.
+The service translates by ``code``; ``params`` carries the values a translation needs. Every error
+is a :class:`scoring.issues.EngineError`, built as ``RallymanError(message, code, **params)``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from scoring.issues import EngineError
 
 
-class RallymanError(ValueError):
+class RallymanError(EngineError):
     """Base class of every input error raised by ``games.rallyman``."""
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.params = params
-
-    def to_json(self) -> dict[str, Any]:
-        """The error as the service reports it."""
-        return {"code": self.code, "message": self.message, "params": dict(self.params)}
 
 
 class PlanError(RallymanError):

@@ -37,7 +37,7 @@ from importlib import resources
 from typing import Any
 
 from games.rallyman.errors import RallymanError
-from games.rallyman.rules import DANGER_LEVELS
+from scoring.rally.rules import DANGER_LEVELS
 
 FORMAT_VERSION = 1
 SAMPLE_STAGES = ("gravel-flats", "twisty-jumps", "ford-cuts")
@@ -120,9 +120,9 @@ class LayoutInvalid(RallymanError):
     def __init__(self, issues: list[LayoutIssue]) -> None:
         first = issues[0]
         super().__init__(
-            "layout_invalid",
             f"{first.path}: {first.message}"
             + (f" (and {len(issues) - 1} more)" if len(issues) > 1 else ""),
+            "layout_invalid",
             issues=[i.to_json() for i in issues],
         )
         self.issues = issues
@@ -420,8 +420,8 @@ def sample_document(name: str) -> dict[str, Any]:
     """The JSON document of a shipped sample stage (``SAMPLE_STAGES``)."""
     if name not in SAMPLE_STAGES:
         raise RallymanError(
-            "unknown_sample",
             f"Unknown sample stage {name!r}; choose one of: " + ", ".join(SAMPLE_STAGES) + ".",
+            "unknown_sample",
             name=name,
             choices=list(SAMPLE_STAGES),
         )

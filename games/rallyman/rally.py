@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.rallyman.errors import RallymanError
-from games.rallyman.rules import RallyRules
 from games.rallyman.simulate import CarEntry, StageRun
+from scoring.rally.rules import RallyRules
 
 
 def start_order(
@@ -39,18 +39,18 @@ def start_order(
     (required then).
     """
     if stage_number < 1:
-        raise RallymanError("bad_stage_number", "Stages are numbered from 1.", number=stage_number)
+        raise RallymanError("Stages are numbered from 1.", "bad_stage_number", number=stage_number)
     entry = list(entry_list)
     if len(set(entry)) != len(entry):
-        raise RallymanError("duplicate_car", "A driver is entered twice.")
+        raise RallymanError("A driver is entered twice.", "duplicate_car")
     if stage_number == 1:
         how, running = rules.first_stage_order, entry
     else:
         unknown = [d for d in previous_results if d not in entry]
         if unknown or len(set(previous_results)) != len(previous_results):
             raise RallymanError(
-                "bad_classification",
                 "The classification must list entered drivers once each.",
+                "bad_classification",
                 drivers=unknown,
             )
         how, running = rules.later_stage_order, list(previous_results)
@@ -59,7 +59,7 @@ def start_order(
         running = [d for d in entry if d in still]
     if how == "random":
         if rng is None:
-            raise RallymanError("rng_needed", "A random start order needs a random generator.")
+            raise RallymanError("A random start order needs a random generator.", "rng_needed")
         rng.shuffle(running)
     return running
 

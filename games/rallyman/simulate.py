@@ -15,11 +15,11 @@ from typing import Any, Protocol
 from games.rallyman.dice import Chance, RandomChance
 from games.rallyman.engine import CarState, Plan, StageState, TurnContext, make_context, turn_dice
 from games.rallyman.errors import RallymanError
-from games.rallyman.notation import TurnLog
 from games.rallyman.policy import AutoDriver
-from games.rallyman.rules import RallyRules
 from games.rallyman.track import Track
 from games.rallyman.turn import Relayer, RollState, play_turn, return_after_crash
+from scoring.rally.notation import TurnLog
+from scoring.rally.rules import RallyRules
 
 # Replay format and engine version: bumped when a seed's replay changes. 2: every turn logs its
 # plan (and an RM-28 relay) for replay checks; a wrong die on a ford ends the move (RM-21).
@@ -158,9 +158,9 @@ def simulate_stage(
     with ``tokens_carry_over``: then unspent tokens are carried except on the last stage (RM-31).
     """
     if not entries:
-        raise RallymanError("no_cars", "A stage needs at least one car.")
+        raise RallymanError("A stage needs at least one car.", "no_cars")
     if len({e.car for e in entries}) != len(entries):
-        raise RallymanError("duplicate_car", "A car is entered twice.")
+        raise RallymanError("A car is entered twice.", "duplicate_car")
     chance = chance or RandomChance(rng)
     driver = driver or AutoDriver()
     relay: Relayer | None = getattr(driver, "relay", None)  # optional (see Driver)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from games.rallyman.layout import Layout, Piece
-from games.rallyman.rules import DANGER_LEVELS
+from scoring.rally.rules import DANGER_LEVELS
 
 START, ROAD, CORNER, DRIFT, SHORTCUT, FINISH = range(6)
 KIND_NAMES = ("start", "road", "corner", "drift", "shortcut", "finish")

@@ -23,8 +23,8 @@ from games.rallyman.engine import (
     turn_dice,
 )
 from games.rallyman.errors import PlanError
-from games.rallyman.notation import LogTurn
 from games.rallyman.track import FINISH, Track
+from scoring.rally.notation import LogTurn
 
 ROLL, SECURE, STOP = "roll", "secure", "stop"
 
@@ -290,7 +290,7 @@ def _roll_step(
         if choice == STOP:
             if d:
                 raise PlanError(
-                    "stop_mid_step", "A brake die must be followed by its gear die.", step=i
+                    "A brake die must be followed by its gear die.", "stop_mid_step", step=i
                 )
             state.stopped = True
             return False
@@ -298,7 +298,7 @@ def _roll_step(
             _secure(car, state, i, kind)
             continue
         if choice != ROLL:
-            raise PlanError("bad_decision", f"Unknown decision {choice!r}.", step=i)
+            raise PlanError(f"Unknown decision {choice!r}.", "bad_decision", step=i)
         hit = chance.hazard(faces)
         state.rolls.append(DieRoll(i, kind, hit))
         if kind in _LAID:
@@ -315,7 +315,7 @@ def _secure(car: CarState, state: _Rolling, i: int, kind: str) -> None:
     cost = state.secured + 1
     if car.tokens < cost:
         raise PlanError(
-            "not_enough_tokens", f"Securing this die costs {cost} tokens.", step=i, cost=cost
+            f"Securing this die costs {cost} tokens.", "not_enough_tokens", step=i, cost=cost
         )
     car.tokens -= cost
     state.spent += cost
@@ -351,7 +351,7 @@ def _throw(plan: Plan, rolls: Sequence[DieRoll], loc_step: int) -> Throw:
 
 
 def _relay_error(code: str, message: str, index: int) -> PlanError:
-    return PlanError(code, f"Relaid step {index + 1}: {message}", step=index)
+    return PlanError(f"Relaid step {index + 1}: {message}", code, step=index)
 
 
 @dataclass(slots=True)
@@ -403,9 +403,9 @@ def _check_relay(ctx: TurnContext, throw: Throw, relay: Relay) -> list[StepEffec
     """RM-28: the new layout uses thrown dice only, each once with its face, obeys the planning
     rules (RM-10 to RM-24) and produces a LoC on its last die."""
     if not relay.steps:
-        raise PlanError("relay_empty", "Lay at least one die: the LoC must still happen (RM-28).")
+        raise PlanError("Lay at least one die: the LoC must still happen (RM-28).", "relay_empty")
     if len(relay.hazards) != len(relay.steps):
-        raise PlanError("relay_hazards", "Give the hazards of every relaid step.")
+        raise PlanError("Give the hazards of every relaid step.", "relay_hazards")
     effects = check_plan(ctx, Plan(relay.steps))
     if len(effects) != len(relay.steps) or effects[-1].ford_stop:
         # RM-21: a ford would end the movement before the LoC the layout must produce.

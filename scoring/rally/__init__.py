@@ -20,7 +20,6 @@ from scoring.rally.championship import (
 from scoring.rally.sheet import (
     CheckedSheet,
     Penalty,
-    SheetIssue,
     StageEntry,
     TimeFormatError,
     check_stage_sheet,
@@ -51,7 +50,6 @@ __all__ = [
     "RallyDriver",
     "RallyInputError",
     "RallyStandings",
-    "SheetIssue",
     "StageClassification",
     "StageEntry",
     "StageSheet",

@@ -146,7 +146,7 @@ def championship_standings(
         names = [normalize_name(d.name) for d in rally.drivers]
         if len(set(names)) != len(names):
             raise RallyInputError(
-                "duplicate_driver_name", "Two drivers of one rally have the same name."
+                "Two drivers of one rally have the same name.", "duplicate_driver_name"
             )
         for d, key in zip(rally.drivers, names, strict=True):
             if key not in display:

@@ -2,22 +2,24 @@
 
 :func:`check_stage_sheet` reads the raw JSON rows, lists every problem at once (row index, field,
 code, message, params: the service maps them to a 400) and returns the accepted entries with their
-times. ``time`` is whole seconds (``261``) or ``"m:ss"`` (``"4:21"``); a ``log`` is RM-55.
+times. ``time`` is whole seconds (``261``) or ``"m:ss"`` (``"4:21"``, ASCII digits only: see
+``scoring.digits``); a ``log`` is RM-55.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.rallyman.notation import log_issues, log_time
-from games.rallyman.rules import RallyRules
+from scoring.digits import DIGIT, parse_digits
+from scoring.issues import EngineError, Issue
+from scoring.rally.notation import log_issues, log_time
+from scoring.rally.rules import RallyRules
 
 FINISHED, RETIRED = "finished", "retired"
-_MSS = re.compile(r"^(\d+):(\d\d)$")
+_MSS = re.compile(rf"({DIGIT}+):({DIGIT}{DIGIT})")
 _FIELDS = ("driver", "status", "time", "log", "penalties")
 
 
@@ -54,33 +56,12 @@ class StageEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class SheetIssue:
-    """A problem with a sheet: ``index`` of the row (None for the sheet) and ``field``."""
-
-    index: int | None
-    field: str | None
-    code: str
-    message: str
-    params: dict[str, Any] = dataclasses.field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        """The issue as the service reports it."""
-        return {
-            "index": self.index,
-            "field": self.field,
-            "code": self.code,
-            "message": self.message,
-            "params": dict(self.params),
-        }
-
-
-@dataclass(frozen=True, slots=True)
 class CheckedSheet:
     """The outcome of :func:`check_stage_sheet`: entries (row order), issues and RM-54 flags."""
 
     entries: tuple[StageEntry, ...]
-    issues: tuple[SheetIssue, ...]
-    flags: tuple[SheetIssue, ...]
+    issues: tuple[Issue, ...]
+    flags: tuple[Issue, ...]
 
     @property
     def ok(self) -> bool:
@@ -88,36 +69,31 @@ class CheckedSheet:
         return not self.issues
 
 
-class TimeFormatError(ValueError):
+class TimeFormatError(EngineError):
     """A ``time`` value that is neither whole seconds nor ``m:ss``."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def parse_time(value: Any) -> int:
     """Seconds from ``261`` or ``"4:21"`` (RM-52); raises :class:`TimeFormatError` (RM-53.4)."""
     if isinstance(value, bool):
-        raise TimeFormatError("invalid_time", "Time must be whole seconds or an m:ss string.")
+        raise TimeFormatError("Time must be whole seconds or an m:ss string.", "invalid_time")
     if isinstance(value, float):
         if not value.is_integer():
-            raise TimeFormatError("not_whole_number", "Time must be a whole number of seconds.")
+            raise TimeFormatError("Time must be a whole number of seconds.", "not_whole_number")
         value = int(value)
     if isinstance(value, int):
         if value < 0:
-            raise TimeFormatError("negative", "Time may not be negative.")
+            raise TimeFormatError("Time may not be negative.", "negative")
         return value
     if isinstance(value, str):
-        match = _MSS.match(value.strip())
+        match = _MSS.fullmatch(value.strip())
         if match is None:
-            raise TimeFormatError("bad_time_format", "Time must be m:ss, such as 4:21.")
-        minutes, seconds = int(match.group(1)), int(match.group(2))
+            raise TimeFormatError("Time must be m:ss, such as 4:21.", "bad_time_format")
+        minutes, seconds = parse_digits(match.group(1)), parse_digits(match.group(2))
         if seconds > 59:
-            raise TimeFormatError("bad_time_format", "Seconds of an m:ss time run from 00 to 59.")
+            raise TimeFormatError("Seconds of an m:ss time run from 00 to 59.", "bad_time_format")
         return minutes * 60 + seconds
-    raise TimeFormatError("invalid_time", "Time must be whole seconds or an m:ss string.")
+    raise TimeFormatError("Time must be whole seconds or an m:ss string.", "invalid_time")
 
 
 def format_time(seconds: int) -> str:
@@ -147,12 +123,12 @@ def check_stage_sheet(
     ``entry_list`` is the rally's drivers (ids); ``out_of_rally`` those already out (RM-46).
     Every expected driver (entry list minus the out ones) must have exactly one row.
     """
-    issues: list[SheetIssue] = []
-    flags: list[SheetIssue] = []
+    issues: list[Issue] = []
+    flags: list[Issue] = []
     entries: list[StageEntry] = []
 
     def add(index: int | None, fld: str | None, code: str, message: str, **params: Any) -> None:
-        issues.append(SheetIssue(index, fld, code, message, params))
+        issues.append(Issue(code=code, message=message, index=index, field=fld, params=params))
 
     if not isinstance(rows, list):
         add(None, None, "not_a_list", "Results must be a list of entries.")
@@ -222,7 +198,7 @@ def _read_entry(
     status: str,
     rules: RallyRules,
     add: Callable[..., None],
-    flags: list[SheetIssue],
+    flags: list[Issue],
 ) -> tuple[int | None, tuple[Penalty, ...], int | None, int | None] | None:
     """Time, penalties, cards and tokens of one row; None when it has issues."""
     ok = True
@@ -273,12 +249,12 @@ def _read_entry(
             ceiling = (rules.allowance.gear + rules.allowance.coast) * counted.turns
             if counted.tokens > ceiling:
                 flags.append(
-                    SheetIssue(
-                        index,
-                        "log",
-                        "too_many_tokens",
-                        f"{counted.tokens} unspent tokens is more than {ceiling}.",
-                        {"tokens": counted.tokens, "limit": ceiling},
+                    Issue(
+                        code="too_many_tokens",
+                        message=f"{counted.tokens} unspent tokens is more than {ceiling}.",
+                        index=index,
+                        field="log",
+                        params={"tokens": counted.tokens, "limit": ceiling},
                     )
                 )
     if ok and time is not None and time <= 0:

@@ -12,18 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.rallyman.rules import RallyRules
+from scoring.issues import EngineError
+from scoring.rally.rules import RallyRules
 from scoring.rally.sheet import FINISHED, RETIRED, StageEntry
 
 
-class RallyInputError(ValueError):
+class RallyInputError(EngineError):
     """Stage entries that do not fit the rally (the service validates sheets first)."""
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +195,7 @@ def rally_standings(
     """
     order = [d.id for d in drivers]
     if len(set(order)) != len(order):
-        raise RallyInputError("duplicate_driver", "A driver is entered twice.")
+        raise RallyInputError("A driver is entered twice.", "duplicate_driver")
     if not stages:
         return RallyStandings(None, tuple(drivers), (), ())
     out_after: dict[int, int] = {}
@@ -211,8 +206,8 @@ def rally_standings(
     for k, sheet in enumerate(stages, start=1):
         if sheet.number != k:
             raise RallyInputError(
-                "stage_order",
                 f"Stage {sheet.number} given as stage {k}.",
+                "stage_order",
                 number=sheet.number,
                 expected=k,
             )
@@ -262,29 +257,29 @@ def _check_entries(sheet: StageSheet, order: list[int], out_after: dict[int, int
     for e in sheet.entries:
         if e.driver not in order:
             raise RallyInputError(
-                "unknown_driver",
                 f"Driver {e.driver} is not in the rally.",
+                "unknown_driver",
                 driver=e.driver,
                 stage=sheet.number,
             )
         if e.driver in out_after:
             raise RallyInputError(
-                "driver_out",
                 f"Driver {e.driver} is out of the rally.",
+                "driver_out",
                 driver=e.driver,
                 stage=sheet.number,
             )
         if e.driver in seen:
             raise RallyInputError(
-                "duplicate_driver",
                 f"Driver {e.driver} appears twice.",
+                "duplicate_driver",
                 driver=e.driver,
                 stage=sheet.number,
             )
         if e.status == FINISHED and e.net_time is None:
             raise RallyInputError(
-                "missing_time",
                 f"Driver {e.driver} has no time.",
+                "missing_time",
                 driver=e.driver,
                 stage=sheet.number,
             )
@@ -292,5 +287,5 @@ def _check_entries(sheet: StageSheet, order: list[int], out_after: dict[int, int
     for d in order:
         if d not in out_after and d not in seen:
             raise RallyInputError(
-                "missing_driver", f"Driver {d} has no entry.", driver=d, stage=sheet.number
+                f"Driver {d} has no entry.", "missing_driver", driver=d, stage=sheet.number
             )

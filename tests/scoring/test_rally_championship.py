@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.rallyman.rules import RallyRules
 from scoring.rally.championship import (
     ChampionshipSettings,
     championship_standings,
     normalize_name,
     parse_championship_settings,
 )
+from scoring.rally.rules import RallyRules
 from scoring.rally.sheet import StageEntry
 from scoring.rally.standings import (
     RallyDriver,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.rallyman.rules import RallyRules
+from scoring.rally.rules import RallyRules
 from scoring.rally.sheet import (
     Penalty,
     TimeFormatError,

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.rallyman.rules import RallyRules
 from scoring.params import build_rules
+from scoring.rally.rules import RallyRules
 from scoring.rally.sheet import Penalty, StageEntry
 from scoring.rally.standings import (
     RallyDriver,

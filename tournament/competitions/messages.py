@@ -60,7 +60,7 @@ PARAM_TEMPLATES: dict[str, Promise] = {
     "wide_finish_timing_mismatch": _(
         "past (%(past)s) must equal the number of %(timing)s values (%(count)s)."
     ),
-    # games/rallyman/rules.py
+    # scoring/rally/rules.py
     "not_object": _("Must be an object."),
     "unknown_keys": _("Unknown keys: %(keys)s."),
     "missing_keys": _("Missing keys: %(keys)s."),
@@ -84,7 +84,7 @@ VARIANTS: dict[str, tuple[tuple[re.Pattern[str], Promise], ...]] = {
             _('Must be "unlimited" or a whole number of at least 0.'),
         ),
     ),
-    # games/rallyman/rules.py: the object's name is only in the message
+    # scoring/rally/rules.py: the object's name is only in the message
     "not_object": (
         (
             re.compile(r"^Expected an object for (?P<what>[\w.]+)\.$"),

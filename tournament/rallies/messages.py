@@ -16,7 +16,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-#: code → template using the issue's params (scoring/rally/sheet.py, games/rallyman/notation.py).
+#: code → template using the issue's params (scoring/rally/sheet.py, scoring/rally/notation.py).
 TEMPLATES: dict[str, Promise] = {
     # RM-53.1, RM-53.2, RM-53.3
     "unknown_driver": _("Driver %(driver)s is not entered in this rally."),

@@ -11,9 +11,9 @@ from typing import Any
 from games.rallyman.dice import ScriptedChance
 from games.rallyman.engine import CarState, Plan, StageState, Step, TurnContext, make_context
 from games.rallyman.layout import parse_layout
-from games.rallyman.rules import RallyRules
 from games.rallyman.track import Track, build_track
 from games.rallyman.turn import TurnRecord, play_turn
+from scoring.rally.rules import RallyRules
 
 
 def lab_track(*pieces: dict[str, Any], danger: str = "none") -> Track:

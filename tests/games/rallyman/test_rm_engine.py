@@ -10,11 +10,11 @@ from rm_lab import Lab, lab_track, straight_lab
 
 from games.rallyman.engine import Plan, Step, TurnContext, check_plan, turn_dice
 from games.rallyman.errors import PlanError
-from games.rallyman.rules import RallyRules
 from games.rallyman.simulate import CarEntry, simulate_stage
 from games.rallyman.track import FINISH
 from games.rallyman.turn import RollState, return_after_crash
 from scoring.params import build_rules
+from scoring.rally.rules import RallyRules
 
 R = "A.1.r{}-{}"
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.rallyman.notation import LogError, LogTurn, TurnLog, log_issues, log_time, parse_log
-from games.rallyman.rules import RallyRules
 from scoring.params import build_rules
+from scoring.rally.notation import LogError, LogTurn, TurnLog, log_issues, log_time, parse_log
+from scoring.rally.rules import RallyRules
 
 RULES = RallyRules()
 # The RM-55 pattern with possessive quantifiers (same language, no catastrophic backtracking).

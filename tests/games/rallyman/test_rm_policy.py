@@ -10,10 +10,10 @@ from rm_lab import Lab, lab_track
 
 from games.rallyman.layout import SAMPLE_STAGES, load_layout
 from games.rallyman.policy import AutoDriver
-from games.rallyman.rules import RallyRules
 from games.rallyman.simulate import CarEntry, simulate_stage
 from games.rallyman.track import Track, build_track
 from scoring.params import build_rules
+from scoring.rally.rules import RallyRules
 
 
 def rules(**data: object) -> RallyRules:

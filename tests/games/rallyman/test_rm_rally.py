@@ -10,10 +10,10 @@ import pytest
 from games.rallyman.errors import RallymanError
 from games.rallyman.layout import load_layout
 from games.rallyman.rally import stage_entries, start_order
-from games.rallyman.rules import RallyRules
 from games.rallyman.simulate import CarEntry, CarRun, StageRun, simulate_stage
 from games.rallyman.track import build_track
 from scoring.params import build_rules
+from scoring.rally.rules import RallyRules
 
 ENTRY = [11, 12, 13, 14]
 STANDINGS = [13, 11, 14]  # after stage 1: 12 is out of the rally (RM-46)

@@ -14,11 +14,11 @@ from games.rallyman.engine import Plan, Step, TurnContext
 from games.rallyman.errors import PlanError
 from games.rallyman.layout import load_layout
 from games.rallyman.policy import AutoDriver
-from games.rallyman.rules import RallyRules
 from games.rallyman.simulate import CarEntry, simulate_stage
 from games.rallyman.track import build_track
 from games.rallyman.turn import Relay, Throw, TurnRecord, play_turn
 from scoring.params import build_rules
+from scoring.rally.rules import RallyRules
 
 FREE = build_rules(RallyRules, {"big_attack_loc_policy": "free"})[0]
 STRAIGHT = {"kind": "straight", "rows": 8}

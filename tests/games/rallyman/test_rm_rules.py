@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from games.rallyman.rules import RallyRules, parse_rules
 from scoring.params import rules_to_json
+from scoring.rally.rules import RallyRules, parse_rules
 
 
 def codes(data: dict[str, Any]) -> dict[str, list[str]]:

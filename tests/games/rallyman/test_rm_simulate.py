@@ -12,13 +12,13 @@ from rm_lab import Lab, lab_track
 
 from games.rallyman.engine import Plan, TurnContext
 from games.rallyman.layout import SAMPLE_STAGES, load_layout
-from games.rallyman.notation import log_time
 from games.rallyman.policy import AutoDriver
-from games.rallyman.rules import RallyRules
 from games.rallyman.simulate import CarEntry, simulate_stage, turn_order
 from games.rallyman.track import Track, build_track
 from games.rallyman.turn import RollState
 from scoring.params import build_rules
+from scoring.rally.notation import log_time
+from scoring.rally.rules import RallyRules
 from scoring.rally.sheet import check_stage_sheet
 from scoring.rng import derive_rng
 

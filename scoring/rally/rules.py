@@ -1,6 +1,8 @@
 """Rule parameters of a rally (``rules/rallyman.md``): every ``[param]`` except RM-47 to RM-50.
 
 Build them from a rally's ``rules`` JSON with ``scoring.params.build_rules(RallyRules, data)``.
+They live in scoring, which both the rally scoring and the engine (``games.rallyman``, which may
+import scoring but not the other way round) read.
 The championship settings (points, power stage, drop worst) live in
 ``scoring.rally.championship.ChampionshipSettings``.
 """

@@ -3,6 +3,10 @@
 One log line per driver and stage, one item per turn in play order, then ``tK`` (unspent tokens):
 ``1 2 3 4 5 5 4 3 4 5 6 t4``. ``N`` is the card of gear N, ``0`` a LoC card, ``Ns`` a LoC resolved
 as SISU in gear N (gear N's card). The parser reports every bad item with its 1-based position.
+Numbers are ASCII digits only (``scoring.digits``): ``1 ٣`` is not a log.
+
+The notation is the rally scoring's input (a scorekeeper types a log) as much as the engine's
+output, so it lives in scoring, which the engine may import.
 """
 
 from __future__ import annotations
@@ -10,14 +14,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from games.rallyman.errors import RallymanError
-from games.rallyman.rules import RallyRules
+from scoring.digits import DIGIT, parse_digits
+from scoring.issues import EngineError
+from scoring.rally.rules import RallyRules
 
-_TURN = re.compile(r"^(\d+)(s?)$")
-_TOKENS = re.compile(r"^t(\d+)$")
+_TURN = re.compile(rf"({DIGIT}+)(s?)")
+_TOKENS = re.compile(rf"t({DIGIT}+)")
 
 
-class LogError(RallymanError):
+class LogError(EngineError):
     """A log that breaks RM-55; ``params`` holds ``position`` (1-based item) and ``item``."""
 
 
@@ -71,22 +76,22 @@ class LogTime:
 def log_issues(text: str) -> list[LogError]:
     """Every RM-55 problem of ``text`` (empty when the log is valid)."""
     if not isinstance(text, str):
-        return [LogError("log_not_text", "The log must be text.")]
+        return [LogError("The log must be text.", "log_not_text")]
     items = text.split()
     if not items:
-        return [LogError("log_empty", "The log has no turns.")]
+        return [LogError("The log has no turns.", "log_empty")]
     errors: list[LogError] = []
     token_at: int | None = None
     tokens_seen = False
     turns = 0
     for position, raw in enumerate(items, start=1):
         item = raw.lower()
-        if _TOKENS.match(item):
+        if _TOKENS.fullmatch(item):
             if tokens_seen:
                 errors.append(
                     LogError(
-                        "log_tokens_repeated",
                         f"Item {position} ({raw}): unspent tokens may be given only once.",
+                        "log_tokens_repeated",
                         position=position,
                         item=raw,
                     )
@@ -94,25 +99,25 @@ def log_issues(text: str) -> list[LogError]:
             token_at = position if token_at is None else token_at
             tokens_seen = True
             continue
-        turn = _TURN.match(item)
+        turn = _TURN.fullmatch(item)
         if turn is None:
             errors.append(
                 LogError(
-                    "log_unknown_item",
                     f"Item {position} ({raw}) is not a turn (0-6, 1s-6s) or tokens (tK).",
+                    "log_unknown_item",
                     position=position,
                     item=raw,
                 )
             )
         else:
-            gear = int(turn.group(1))
+            gear = parse_digits(turn.group(1))
             sisu = bool(turn.group(2))
             if gear > 6 or (sisu and gear == 0) or len(turn.group(1)) > 1:
                 errors.append(
                     LogError(
-                        "log_gear_out_of_range",
                         f"Item {position} ({raw}): no time card for this gear "
                         f"({'1-6' if sisu else '0-6'}).",
+                        "log_gear_out_of_range",
                         position=position,
                         item=raw,
                     )
@@ -121,15 +126,15 @@ def log_issues(text: str) -> list[LogError]:
         if token_at is not None:
             errors.append(
                 LogError(
-                    "log_tokens_not_last",
                     f"Item {token_at} (tokens) must be the last item.",
+                    "log_tokens_not_last",
                     position=token_at,
                     item=items[token_at - 1],
                 )
             )
             token_at = None  # report a misplaced tK once, not after every later turn
     if turns == 0:
-        errors.append(LogError("log_no_turns", "The log has no turns, only tokens."))
+        errors.append(LogError("The log has no turns, only tokens.", "log_no_turns"))
     return errors
 
 
@@ -143,11 +148,11 @@ def parse_log(text: str) -> TurnLog:
     for raw in text.split():
         item = raw.lower()
         if item.startswith("t"):
-            tokens = int(item[1:])
+            tokens = parse_digits(item[1:])
         elif item.endswith("s"):
-            turns.append(LogTurn(int(item[:-1]), sisu=True))
+            turns.append(LogTurn(parse_digits(item[:-1]), sisu=True))
         else:
-            turns.append(LogTurn(int(item)))
+            turns.append(LogTurn(parse_digits(item)))
     return TurnLog(tuple(turns), tokens)
 
 
