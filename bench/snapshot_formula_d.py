@@ -65,9 +65,10 @@ def main() -> None:
         args.save.write_text("\n".join(lines) + "\n")
     if args.check:
         old = dict(line.rsplit(" ", 1) for line in args.check.read_text().splitlines())
-        changed = [line for line in lines if old.get(line.rsplit(" ", 1)[0]) != line.rsplit(" ", 1)[1]]
+        pairs = [line.rsplit(" ", 1) for line in lines]
+        changed = [line for line, digest in pairs if old.get(line) != digest]
         for line in changed:
-            print("changed:", line.rsplit(" ", 1)[0])
+            print("changed:", line)
         print(f"{len(lines)} races, {len(changed)} changed")
     else:
         print("\n".join(lines))

@@ -41,6 +41,7 @@ class AdvancedState:
     debris_key: frozenset[Pos] = frozenset()
     weather: str = "good"
     weather_log: list[str] = field(default_factory=list)
+    weather_rolls: list[int] = field(default_factory=list)  # the chart rolls before the race
 
     @property
     def wet(self) -> bool:
@@ -82,15 +83,16 @@ def zones_tuple(zones: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
 # -- WP -----------------------------------------------------------------------------------
 
 
-def lose(race: Race, car: Car, zone: str, amount: int, cause: str) -> None:
+def lose(race: Race, car: Car, zone: str, amount: int, cause: str, roll: int | None = None) -> None:
     """Take ``amount`` WP from ``zone``: a loss the zone cannot pay eliminates (FD-61, FD-62);
     body, engine and road handling at 0 eliminate (FD-59); body and engine losses leave debris.
+    ``roll`` is the test's roll that caused the loss (logged on its event).
     """
     if amount <= 0 or not car.running:
         return
     assert car.zones is not None
     left = car.zones[zone]
-    race.events.append(Event(cause, car.driver, wp=-amount, detail=zone))
+    race.events.append(Event(cause, car.driver, roll, wp=-amount, detail=zone))
     car.zones[zone] = max(0, left - amount)
     car.wp = sum(car.zones.values())
     if zone in ("body", "engine") and race.adv is not None:
@@ -188,8 +190,7 @@ def collision_tests(race: Race, car: Car, near: list[Car]) -> None:
             continue
         value = race.dice.roll(BLACK)
         if value <= limit:
-            lose(race, involved, "body", race.rules.collision_wp_loss, "collision")
-            race.events[-1] = dataclasses.replace(race.events[-1], roll=value)
+            lose(race, involved, "body", race.rules.collision_wp_loss, "collision", value)
         else:
             race.events.append(Event("collision", involved.driver, value))
 
@@ -207,8 +208,7 @@ def debris_tests(race: Race, car: Car, option: MoveOption) -> None:
             return
         value = race.dice.roll(BLACK)
         if value <= limit:
-            lose(race, car, "handling", 1, "debris")
-            race.events[-1] = dataclasses.replace(race.events[-1], roll=value)
+            lose(race, car, "handling", 1, "debris", value)
         else:
             race.events.append(Event("debris", car.driver, value))
 
@@ -275,6 +275,7 @@ def roll_weather(race: Race) -> None:
     if not race.rules.weather or chart is None:
         return
     value = race.dice.roll(BLACK)
+    race.adv.weather_rolls.append(value)
     band = _band(chart.rain_max, chart.changeable_max, value)
     race.adv.weather = band
     race.adv.weather_log.append(band)
@@ -321,7 +322,7 @@ def tyre_options(race: Race, car: Car, roll: int) -> list[MoveOption]:
     space: the options for the roll + 1 are offered too (project rule).
     """
     options: list[MoveOption] = list(race.options(car, roll))
-    bonus = corner_bonus(race, car) if not car.in_pit else 0
+    bonus = corner_bonus(race, car)  # FD-66: out of the pit lane too (only FD-68's +1 is not)
     if bonus:
         longer = race.options(car, roll + bonus)
         options = [o for o in options if not corner_move(o, race)]
@@ -404,6 +405,7 @@ def pit_stop(race: Race, car: Car) -> None:
         pick = getattr(race.policy, "choose_tyres", None)
         car.tyre = pick(race, car) if pick is not None else car.tyre
         car.tyre_lap = car.laps_done
+        race.events.append(Event("tyres", car.driver, detail=car.tyre))
     if technical_stop(race, car):
         return
     value = race.dice.roll(BLACK)
@@ -416,6 +418,7 @@ def pit_stop(race: Race, car: Car) -> None:
     car.gear = 4
     spaces = (value + 1) // 2
     exit_move = race.choose(car, race.options(car, spaces))
+    race.log_leg("pit_exit", car, exit_move)
     race.apply(car, exit_move, spaces)
     if car.running:
         debris_tests(race, car, exit_move)
@@ -480,7 +483,7 @@ def slipstream(race: Race, car: Car) -> MoveOption | None:
     car.stops = stops
     params = race.params(car)
     # Its own lane changes (up to two: FD-65); no pit entry within a slipstream.
-    params = (*params[:4], False, -1, 2, *params[7:])
+    params = params._replace(may_pit=False, box=-1, max_lane_changes=2)
     ids = race.track.node_id
     occupied = 0
     for pos in race.occupied:
@@ -497,6 +500,7 @@ def slipstream(race: Race, car: Car) -> MoveOption | None:
         car.corner, car.stops = saved
         return None
     race.events.append(Event("slipstream", car.driver, detail=f"{choice.steps} spaces"))
+    race.log_leg("slipstream", car, choice)
     cost = slipstream_brakes(race, choice)
     race.apply(car, choice, spaces)
     if car.running and cost:

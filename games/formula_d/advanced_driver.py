@@ -105,7 +105,7 @@ def choose_gear(driver: AutoDriver, race: Race, car: Car, allowed: Sequence[int]
     brake = rules.brake_wp_per_space * lam["brakes"]
     # Cars ahead: beyond ``reach`` spaces the car is blocked and pays the FD-62 table.
     params = race.params(car)
-    probe = options_for(race.track, (*params[:12], frozenset()), last, race.occupancy(car))
+    probe = options_for(race.track, params._replace(debris=frozenset()), last, race.occupancy(car))
     reach = last - probe.forced  # debris does not block: left out of the probe
     blocked: list[float] = []
     for spaces in range(last + 1):

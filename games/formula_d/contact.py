@@ -6,38 +6,14 @@ Under the advanced rule set the losses go to the body and engine zones (FD-60, i
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING
 
 from games.formula_d import advanced
 from games.formula_d.dice import BLACK
 from games.formula_d.model import Event
-from games.formula_d.track import PIT, Track
 
 if TYPE_CHECKING:
     from games.formula_d.race import Car, Race
-
-
-_NEAR: dict[int, tuple[Track, tuple[int, ...]]] = {}
-
-
-def _near_masks(track: Track) -> tuple[int, ...]:
-    """Per space id: the bit mask of the space ahead and those beside (FD-29), 0 in the pit."""
-    entry = _NEAR.get(id(track))
-    if entry is None or entry[0] is not track:
-        ids = track.node_id
-        masks: list[int] = []
-        for p in track.nodes:
-            mask = 0
-            if p[0] != PIT:
-                mask = 1 << ids[track.forward(p)]
-                for q in track.beside(p):
-                    mask |= 1 << ids[q]
-            masks.append(mask)
-        if len(_NEAR) > 100:
-            _NEAR.clear()
-        entry = _NEAR[id(track)] = (track, tuple(masks))
-    return entry[1]
 
 
 def collision_tests(race: Race, car: Car) -> None:
@@ -45,7 +21,7 @@ def collision_tests(race: Race, car: Car) -> None:
     if car.in_pit:
         return
     track = race.track
-    if not _near_masks(track)[track.node_id[car.pos]] & race.occupancy(car):
+    if not track.near_masks[track.node_id[car.pos]] & race.occupancy(car):
         return  # nobody ahead or beside
     near: list[Car] = []
     ahead = race.occupied.get(race.track.forward(car.pos))
@@ -88,8 +64,7 @@ def engine_tests(race: Race, trigger: Car) -> None:
         value = race.dice.roll(BLACK)
         if race.adv is not None:
             if advanced.engine_fails(race, value):
-                advanced.lose(race, car, "engine", rules.engine_wp_loss, "engine")
-                race.events[-1] = dataclasses.replace(race.events[-1], roll=value)
+                advanced.lose(race, car, "engine", rules.engine_wp_loss, "engine", value)
             else:
                 race.events.append(Event("engine", car.driver, value))
             continue

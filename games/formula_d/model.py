@@ -43,6 +43,9 @@ class CarSetup:
     lap_wraps: int = 1
     zones: Mapping[str, int] | None = None  # advanced: WP per zone (default: the start values)
     spun: bool = False  # advanced FD-61: spun on its last move
+    # FD-20: spaces already moved through the corner the car stands in (default: its lane's
+    # spaces up to and including ``pos``, as if it had come straight in)
+    corner_spaces: int | None = None
 
 
 @dataclass(frozen=True, init=False)
@@ -80,6 +83,30 @@ class Event:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class Leg:
+    """A further part of a move, after its main path: a slipstream (FD-65) or the exit of a quick
+    pit stop (FD-68). ``spaces`` is what the leg offered (the slipstream's spaces, half the stop
+    die rounded up), ``gear`` the car's gear during it (4th out of a quick stop)."""
+
+    kind: Literal["slipstream", "pit_exit"]
+    gear: int
+    spaces: int
+    path: tuple[tuple[str, str, int], ...]  # (segment id, lane, 1-based space) per space
+    moved: int
+    braked: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "gear": self.gear,
+            "spaces": self.spaces,
+            "moved": self.moved,
+            "braked": self.braked,
+            "path": [{"segment": s, "lane": lane, "space": n} for s, lane, n in self.path],
+        }
+
+
 @dataclass(frozen=True, init=False)
 class MoveRecord:
     """One car's move, for replays (per-move log)."""
@@ -96,6 +123,7 @@ class MoveRecord:
     wp: int
     events: tuple[Event, ...] = ()
     zones: tuple[tuple[str, int], ...] = ()  # advanced: WP per zone after the move
+    legs: tuple[Leg, ...] = ()  # slipstreams and a quick pit stop's exit, in order
 
     def __init__(
         self,
@@ -111,6 +139,7 @@ class MoveRecord:
         wp: int,
         events: tuple[Event, ...] = (),
         zones: tuple[tuple[str, int], ...] = (),
+        legs: tuple[Leg, ...] = (),
     ) -> None:
         d = self.__dict__  # one per move: see Event.__init__
         d["round"] = round
@@ -125,6 +154,7 @@ class MoveRecord:
         d["wp"] = wp
         d["events"] = events
         d["zones"] = zones
+        d["legs"] = legs
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -144,6 +174,8 @@ class MoveRecord:
             out["nitro"] = True
         if self.zones:
             out["zones"] = dict(self.zones)
+        if self.legs:
+            out["legs"] = [leg.to_json() for leg in self.legs]
         return out
 
 
@@ -188,6 +220,10 @@ class RaceOutcome:
     rounds: int
     rule_set: str = "basic"
     weather: tuple[str, ...] = ()  # advanced FD-67: the weather states of the race, in order
+    grid_rolls: tuple[tuple[int, int], ...] = ()  # FD-6: (driver, roll) in rolling order
+    weather_rolls: tuple[int, ...] = ()  # FD-67: the chart rolls before the grid and the race
+    tyres: tuple[tuple[int, str], ...] = ()  # FD-66: each driver's tyres at the start
+    version: str = ""  # the simulator's version (simulate.SIMULATOR_VERSION)
 
     def submission(self) -> list[dict[str, Any]]:
         """The ``results`` list of a scorekeeper's submission (FD-78)."""
@@ -207,4 +243,12 @@ class RaceOutcome:
             out["rule_set"] = self.rule_set
         if self.weather:
             out["weather"] = list(self.weather)
+        if self.version:
+            out["version"] = self.version
+        if self.grid_rolls:
+            out["grid_rolls"] = [list(pair) for pair in self.grid_rolls]
+        if self.weather_rolls:
+            out["weather_rolls"] = list(self.weather_rolls)
+        if self.tyres:
+            out["tyres"] = [list(pair) for pair in self.tyres]
         return out

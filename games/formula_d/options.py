@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 from games.formula_d.circuit import Line, Pos
 from games.formula_d.track import PIT, Track
@@ -110,34 +110,43 @@ class MoveContext:
     danger: Collection[Pos] = ()
     tunnels: Mapping[Pos, Pos] | None = None
     police_line: Line | None = None
+    corner_spaces: int = -1  # FD-20: spaces already moved through ``corner`` (-1: unknown)
 
 
-# The search parameters as one hashable tuple (the memo key with the roll):
-# (start id, corner, stops, final crossing, may pit, box, max lane changes, lock always,
-#  max missing stops, danger spaces, tunnel pairs, police line, debris spaces).
-Params = tuple[
-    int,
-    int,
-    int,
-    bool,
-    bool,
-    int,
-    int,
-    bool,
-    int,
-    frozenset[Pos],
-    tuple[tuple[Pos, Pos], ...],
-    Line | None,
-    frozenset[Pos],
-]
+class Params(NamedTuple):
+    """The search parameters of one move, hashable (with the roll, the memo key of a search).
+
+    ``corner_spaces`` counts the spaces the car has already moved through the corner it stands
+    in (FD-20 caps a passage at the corner's ``longest``); -1 when the cap cannot bind any more
+    (not in a corner, or no path from here can reach it), so that such starts share one search.
+    """
+
+    start: int  # space id (Track.node_id)
+    corner: int  # the corner segment the car stands in, or -1
+    stops: int  # stops made there
+    final_crossing: bool
+    may_pit: bool
+    box: int  # the car's own box (pit-lane space index), or -1
+    max_lane_changes: int
+    lock_always: bool  # FD-21 exit_lane_lock
+    max_missing: int  # FD-22 overshoot_max_missing_stops
+    danger: frozenset[Pos]
+    tunnels: tuple[tuple[Pos, Pos], ...]
+    police_line: Line | None
+    debris: frozenset[Pos]
+    corner_spaces: int = -1
+
 
 # State flags (bits of the ``flags`` field of a search state).
 LOCKED, CROSSED, EXITED, POLICE = 1, 2, 4, 8
-StateKey = tuple[int, int, int, int, int]  # (space id, lane changes, zig origin id, flags, short)
-StateCost = tuple[
-    int, tuple[int, ...], Any, tuple[int, ...], tuple[int, ...]
-]  # over, danger, chain,
-# corners left, debris
+# A search state, plain tuples (the search makes millions; a NamedTuple costs 5 times more to
+# build) always unpacked by name where read:
+# (space id, lane changes, zig-zag key, flags, short corners, corner spaces)
+# ``corner spaces``: spaces moved so far through the corner the state is in (FD-20), -1 when
+# its ``longest`` cannot bind any more (see Params.corner_spaces).
+StateKey = tuple[int, int, int, int, int, int]
+# its costs: (overshoot WP, danger space ids, parent chain, corners left, debris space ids)
+StateCost = tuple[int, tuple[int, ...], Any, tuple[int, ...], tuple[int, ...]]
 
 Record = tuple[int, str, StateKey, StateCost]  # (spaces moved, terminal, state, costs)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Literal, Protocol
 
 from games.formula_d import advanced, contact, results, street
 from games.formula_d.circuit import Pos
@@ -20,6 +20,7 @@ from games.formula_d.model import (
     CarSetup,
     Entrant,
     Event,
+    Leg,
     MoveRecord,
     RaceOutcome,
     Status,
@@ -47,6 +48,7 @@ class Car:
     crossings: int = 0  # finish-line crossings; laps completed = crossings - 1
     corner: int = -1
     stops: int = 0
+    corner_spaces: int = 0  # FD-20: spaces moved through ``corner`` so far, over all moves
     started: bool = False
     pitted_laps: set[int] = field(default_factory=set)
     in_box: bool = False
@@ -138,8 +140,10 @@ class Race:
         self.finishers: list[Car] = []
         self.eliminated: list[Car] = []
         self.moves: list[MoveRecord] = []
-        self.events: list[Event] = []
+        self.events: list[Event] = []  # the current move's events
+        self.legs: list[Leg] = []  # the current move's slipstreams and quick pit exit
         self.grid: list[Car] = []
+        self.grid_rolls: list[tuple[int, int]] = []  # FD-6: (driver, roll), in rolling order
         # the bit mask of every car's space (Track.node_id), or -1 when it must be recomputed;
         # ``occupied`` changes only in _place, roll_grid, apply and eliminate, which keep it
         self._occupancy = -1
@@ -173,6 +177,7 @@ class Race:
             car.wraps = s.lap_wraps
             if s.pos[0] != PIT and self.track.segments[s.pos[0]].is_corner:
                 car.corner, car.stops = s.pos[0], s.corner_stops
+                car.corner_spaces = s.pos[2] + 1 if s.corner_spaces is None else s.corner_spaces
             if s.pitted:
                 car.pitted_laps.add(car.laps_done - 1 if s.pos[0] == PIT else car.laps_done)
                 car.in_box = car.pit_done = s.pos[0] == PIT
@@ -196,7 +201,7 @@ class Race:
         if len(group) == 1:
             return group
         rolls = {car.driver: self.dice.roll(BLACK) for car in group}
-        self.events.extend(Event("grid", c.driver, rolls[c.driver]) for c in group)
+        self.grid_rolls.extend((c.driver, rolls[c.driver]) for c in group)
         out: list[Car] = []
         for value in sorted(set(rolls.values()), reverse=True):
             tied = [c for c in group if rolls[c.driver] == value]
@@ -291,6 +296,7 @@ class Race:
             danger=circuit.street.danger if st is not None else (),
             tunnels=st.tunnels(circuit) if st is not None else None,
             police_line=circuit.street.police_line if st is not None else None,
+            corner_spaces=car.corner_spaces if car.corner >= 0 else -1,
         )
 
     def options(self, car: Car, roll: int) -> OptionList:
@@ -340,7 +346,7 @@ class Race:
             if pit is not None and not car.pit_done and (may_pit or track.is_pit[node]):
                 box = pit.boxes[car.index]
         street_on = self.street is not None
-        return (
+        return Params(
             node,
             car.corner,
             car.stops,
@@ -354,12 +360,15 @@ class Race:
             circuit.street.tunnels if street_on else (),
             circuit.street.police_line if street_on else None,
             self.adv.debris_key if self.adv is not None else _NO_SPACES,
+            car.corner_spaces if car.corner >= 0 else -1,
         )
 
     def play_move(self, car: Car) -> None:
         """FD-11: announce a gear, roll, move, then the end-of-move tests."""
         events: list[Event] = []
         self.events = events
+        if self.legs:
+            self.legs = []
         start_kind: str | None = None
         roll: int | None
         if not car.started:
@@ -369,13 +378,13 @@ class Race:
             if start <= self.rules.start_stall_max:
                 start_kind = "stall"  # FD-7: no move this round, no new start roll
                 car.stalled = True
-                self._log(car, None, start_kind, None, events)
+                self._log(car, None, start_kind, None, events, 1)
                 return
             if start >= self.rules.start_great_min:
                 start_kind, roll = "great", self.rules.start_great_spaces
             else:
                 start_kind, roll = "normal", self.dice.roll(1)
-            car.gear = 1
+            car.gear = announced = 1
         else:
             if self._occupancy < 0:
                 # kept by apply, dropped by eliminate
@@ -389,13 +398,13 @@ class Race:
                 cost = 0
             else:
                 cost = self.downshift_cost(car, gear)
-            car.gear = gear
+            car.gear = announced = gear
             car.in_box = car.stalled = car.spun = False
             car.exit_max_gear = 6
             if cost:
                 self.lose(car, cost, "downshift")
             if not car.running:
-                self._log(car, None, None, None, events)
+                self._log(car, None, None, None, events, gear)
                 return
             roll = self.dice.roll(gear)
         adv, st = self.adv, self.street
@@ -403,9 +412,10 @@ class Race:
             options: Sequence[MoveOption] = advanced.tyre_options(self, car, roll)
         else:
             options = self.options(car, roll)
+        if start_kind == "great" and self.lane_ahead_free(car, roll):
+            options = [o for o in options if all(p[1] == car.pos[1] for p in o.path)]
         if st is not None and street.nitro_available(self, car):
-            boosted = self.options(car, roll + car.gear)
-            options = [*options, *(street.with_nitro(o) for o in boosted)]
+            options = [*options, *street.nitro_options(self.options(car, roll + car.gear))]
         choice = self.choose(car, options)
         self.apply(car, choice, roll)
         if st is not None and car.running:
@@ -419,7 +429,21 @@ class Race:
             advanced.weather_change(self)  # FD-67
         if st is not None:
             street.end_of_move(self, car)
-        self._log(car, roll, start_kind, choice, events)
+        self._log(car, roll, start_kind, choice, events, announced)
+
+    def lane_ahead_free(self, car: Car, spaces: int) -> bool:
+        """Whether the next ``spaces`` spaces of the car's lane are free of cars.
+
+        FD-7: a great start may change lanes "to get round cars" (es: "para evitar a otros
+        automóviles", pt: "para se esquivar de outro carro"); with its lane free it goes
+        straight on (decisions-formula-d.md).
+        """
+        pos = car.pos
+        for _ in range(spaces):
+            pos = self.track.forward(pos)
+            if pos in self.occupied:
+                return False
+        return True
 
     def choose(self, car: Car, options: Sequence[MoveOption]) -> MoveOption:
         """The policy's choice among ``options``, checked."""
@@ -447,14 +471,7 @@ class Race:
         car.pos = option.end
         if option.nitro:
             car.nitro_lap = car.laps_done
-        # a wrap: into segment 0 from another track segment, or into the pit lane
-        previous = option.path[0][0]
-        for p in option.path:
-            seg = p[0]
-            if seg != previous:
-                if previous != PIT and (seg == 0 or seg == PIT):
-                    car.wraps += 1
-                previous = seg
+        self._follow_path(car, option.path)
         if self.street is not None and option.police:
             street.police_crossing(self, car, roll)
         if option.crossed_line:
@@ -478,13 +495,18 @@ class Race:
         if not car.in_pit:
             car.pit_done = False
         self._update_stops(car, old, option)
-        if option.into_box:
-            # FD-45/FD-47: full WP and lap 1 counted as completed.
+        self._charge(car, option)
+        if option.into_box and car.running:
+            # FD-45/FD-47: full WP and lap 1 counted as completed (after the overshoot on the
+            # way in, FD-22: a car it eliminates never reaches its box).
             car.pitted_laps.add(car.laps_done)
             car.crossings += 1
             car.in_box = car.pit_done = True
             if self.adv is None:
                 self.gain(car, self.rules.wp_start, "pit stop")
+
+    def _charge(self, car: Car, option: MoveOption) -> None:
+        """The move's overshoot and brake WP (FD-22, FD-26, FD-27; advanced FD-60 to FD-62)."""
         if self.adv is not None:
             if option.overshoot_spaces:
                 advanced.overshoot(self, car, option.overshoot_spaces)
@@ -499,6 +521,23 @@ class Race:
         if cost and car.running:
             self.events.append(Event("blocked" if option.forced else "brake", car.driver, wp=-cost))
             self.lose(car, cost, "brake", log=False)
+
+    def _follow_path(self, car: Car, path: tuple[Pos, ...]) -> None:
+        # Laps of the turn order (a wrap: into segment 0 from another track segment, or into
+        # the pit lane) and FD-20's count of the spaces moved through the current corner.
+        segments = self.track.segments
+        previous = path[0][0]
+        inside = car.corner_spaces
+        for p in path[1:]:
+            seg = p[0]
+            if seg != previous:
+                if previous != PIT and (seg == 0 or seg == PIT):
+                    car.wraps += 1
+                inside = 1 if seg != PIT and segments[seg].is_corner else 0
+                previous = seg
+            elif inside:
+                inside += 1
+        car.corner_spaces = inside
 
     def _update_stops(self, car: Car, old: Pos, option: MoveOption) -> None:
         # FD-18/FD-24: a move that ends in a corner is a stop there, unless it overshot into it.
@@ -563,8 +602,18 @@ class Race:
         start_kind: str | None,
         option: MoveOption | None,
         events: list[Event],
+        gear: int,
     ) -> None:
-        self.moves.append(results.move_record(self, car, roll, start_kind, option, events))
+        record = results.move_record(self, car, roll, start_kind, option, events, gear)
+        self.moves.append(record)
+
+    def log_leg(
+        self, kind: Literal["slipstream", "pit_exit"], car: Car, option: MoveOption
+    ) -> None:
+        """A slipstream or quick pit exit of the current move, for the replay (FD-65, FD-68)."""
+        labels = self.track.pos_label
+        path = tuple([labels[p] for p in option.path])
+        self.legs.append(Leg(kind, car.gear, option.roll, path, option.steps, option.braked))
 
     # -- result ----------------------------------------------------------------------------
 

@@ -8,6 +8,12 @@ from games.formula_d import advanced
 from games.formula_d.model import Event, MoveRecord, RaceOutcome, ResultEntry
 from games.formula_d.moves import MoveOption
 
+# The version of the simulator's races and logs, in every replay: a change to it means the same
+# seed may now play a different race. 2 (issue #14): FD-7, FD-20, FD-22, FD-52 and FD-66 fixed;
+# slipstreams and quick pit exits logged as legs, with the announced gear; an eliminating test
+# roll on the test's event; grid and weather rolls and the start tyres kept.
+SIMULATOR_VERSION = "2"
+
 if TYPE_CHECKING:
     from games.formula_d.race import Car, Race
 
@@ -19,8 +25,9 @@ def move_record(
     start_kind: str | None,
     option: MoveOption | None,
     events: list[Event],
+    gear: int,
 ) -> MoveRecord:
-    """One move of the log, for replays."""
+    """One move of the log, for replays; ``gear`` is the gear announced for it (FD-11)."""
     zones = advanced.zones_tuple(car.zones) if car.zones is not None else ()
     path: tuple[tuple[str, str, int], ...] = ()
     moved = braked = 0
@@ -33,7 +40,7 @@ def move_record(
     return MoveRecord(
         race.round,
         car.entrant.driver,
-        car.gear,
+        gear,
         roll,
         start_kind,
         nitro,
@@ -43,6 +50,7 @@ def move_record(
         car.wp if car.wp > 0 else 0,
         tuple(events),
         zones,
+        tuple(race.legs),
     )
 
 
@@ -73,6 +81,10 @@ def outcome(race: Race) -> RaceOutcome:
         rounds=race.round,
         rule_set=race.rule_set,
         weather=tuple(race.adv.weather_log) if race.adv is not None else (),
+        grid_rolls=tuple(race.grid_rolls),
+        weather_rolls=tuple(race.adv.weather_rolls) if race.adv is not None else (),
+        tyres=tuple((c.driver, c.tyre) for c in race.cars) if race.rules.tyres else (),
+        version=SIMULATOR_VERSION,
     )
 
 

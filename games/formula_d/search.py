@@ -50,7 +50,7 @@ _SORT_KEY = itemgetter(2)
 def params_of(track: Track, ctx: MoveContext) -> Params:
     """The hashable search parameters of ``ctx``."""
     tunnels = tuple(sorted(ctx.tunnels.items())) if ctx.tunnels else ()
-    return (
+    return Params(
         track.node_id[ctx.start],
         ctx.corner,
         ctx.stops,
@@ -64,6 +64,7 @@ def params_of(track: Track, ctx: MoveContext) -> Params:
         tunnels,
         ctx.police_line,
         frozenset(),
+        ctx.corner_spaces,
     )
 
 
@@ -72,6 +73,15 @@ def move_options(
 ) -> list[MoveOption]:
     """Every end of a legal move of up to ``roll`` spaces from ``ctx.start``."""
     return list(options_for(track, params_of(track, ctx), roll, track.occupancy(occupied)))
+
+
+def corner_spaces_key(track: Track, start: int, spaces: int) -> int:
+    """FD-20: ``spaces`` already moved through the start's corner, or -1 when no path from
+    ``start`` can reach the corner's ``longest`` any more (then starts share one search)."""
+    c = track.corner_of[start]
+    if c < 0 or spaces < 0 or spaces + track.corner_rest[start] <= track.corner_longest[c]:
+        return -1
+    return spaces
 
 
 def options_for(track: Track, params: Params, roll: int, occupied: int) -> OptionList:
@@ -83,14 +93,13 @@ def options_for(track: Track, params: Params, roll: int, occupied: int) -> Optio
     resumed with the cars from the last layer that did not see one (a pure cache).
     """
     params = _normalised(track, params)
-    debris = params[12]
-    if debris:
+    if params.debris:
         # FD-64 debris changes during a race: the memo is kept without it, and used while the
         # search looked at no debris space; otherwise an unmemoised search with it.
-        plain: Params = (*params[:12], _NO_SPACES)
-        free = _memo(track, plain, roll)
-        if free.fp[roll] & _tables(track).mask(debris):
-            free = _memo(track, params, roll, _tables(track).with_debris)
+        tables = _tables(track)
+        free = _memo(track, params._replace(debris=_NO_SPACES), roll)
+        if free.fp[roll] & tables.mask(params.debris):
+            free = _memo(track, params, roll, tables.with_debris)
     else:
         found: _Search | None = track.move_cache.get(params)
         free = found if found is not None and len(found.fp) > roll else _memo(track, params, roll)
@@ -123,13 +132,17 @@ def _memo(
 
 
 def _normalised(track: Track, params: Params) -> Params:
-    # Whether the move may finish or pit matters only near the line: one memo entry elsewhere.
-    if params[3] or params[4] or params[5] >= 0:
-        start = params[0]
+    # Whether the move may finish or pit matters only near the line: one memo entry elsewhere;
+    # the spaces moved through a corner only while FD-20's cap can bind.
+    spaces = corner_spaces_key(track, params.start, params.corner_spaces)
+    if spaces != params.corner_spaces:
+        params = params._replace(corner_spaces=spaces)
+    if params.final_crossing or params.may_pit or params.box >= 0:
+        start = params.start
         if not track.near_line[start]:
-            return (start, params[1], params[2], False, False, -1, *params[6:])
-        if not params[4] and not track.is_pit[start] and params[5] >= 0:
-            return (*params[:5], -1, *params[6:])
+            return params._replace(final_crossing=False, may_pit=False, box=-1)
+        if not params.may_pit and not track.is_pit[start] and params.box >= 0:
+            return params._replace(box=-1)
     return params
 
 
@@ -187,14 +200,39 @@ class _Tables:
         return out
 
 
-_TABLES: dict[int, _Tables] = {}
-
-
 def _tables(track: Track) -> _Tables:
-    tables = _TABLES.get(id(track))
-    if tables is None or tables.track is not track:
-        tables = _TABLES[id(track)] = _Tables(track)
+    """The track's search lookups, made on first use and kept on the track."""
+    tables: _Tables | None = track.search_tables
+    if tables is None:
+        tables = track.search_tables = _Tables(track)
     return tables
+
+
+class _Layer:
+    """One layer of a search being built: the states after one more space, the terminal ends
+    reached (finish, box, out), the bit mask of the spaces looked at, and whether a terminal
+    was reached."""
+
+    __slots__ = ("ends", "states", "term", "touched")
+
+    def __init__(self) -> None:
+        self.states: dict[StateKey, StateCost] = {}
+        self.ends: list[Record] = []
+        self.touched = 0
+        self.term = False
+
+    def add(self, key: StateKey, val: StateCost) -> None:
+        """Keep the cheaper of two equal states (overshoot WP, then hazards; the first on ties)."""
+        old = self.states.setdefault(key, val)
+        if old is not val and (val[0] < old[0] or (val[0] == old[0] and _hazards(val, old))):
+            self.states[key] = val
+
+    def end(self, depth: int, terminal: str, key: StateKey, val: StateCost) -> None:
+        self.ends.append((depth, terminal, key, val))
+        self.term = True
+
+
+_BARRED = -2  # a lane change FD-16 forbids (in place of a zig-zag key)
 
 
 class _Search:
@@ -207,6 +245,7 @@ class _Search:
     """
 
     __slots__ = (
+        "box_node",
         "by_roll",
         "canonical",
         "car_lane",
@@ -219,9 +258,12 @@ class _Search:
         "layers",
         "obstacles",
         "params",
+        "pit_entry",
         "police",
         "slots",
         "snaps",
+        "start_idx",
+        "start_lane",
         "straight",
         "term",
         "track",
@@ -232,11 +274,16 @@ class _Search:
         self.track = track
         self.params = params
         tables = _tables(track)
-        self.danger = tables.node_set(params[9]) if params[9] else frozenset()
-        self.debris = tables.node_set(params[12]) if params[12] else frozenset()
-        self.tunnels = tables.node_map(params[10]) if params[10] else None
-        self.police = tables.line(params[11]) if params[11] is not None else None
-        start = params[0]
+        self.danger = tables.node_set(params.danger) if params.danger else frozenset()
+        self.debris = tables.node_set(params.debris) if params.debris else frozenset()
+        self.tunnels = tables.node_map(params.tunnels) if params.tunnels else None
+        self.police = tables.line(params.police_line) if params.police_line is not None else None
+        box = params.box
+        self.pit_entry = track.pit_entry if params.may_pit and box >= 0 else -2
+        self.box_node = track.pit_first + box if box >= 0 and track.pit_first >= 0 else -2
+        start = params.start
+        self.start_lane = track.node_lane[start]
+        self.start_idx = track.lane_idx[start]
         # Zig-zags (FD-16) need to know only whether an obstacle lies in the abandoned lane
         # between where the car left it and where it comes back. When the abandoned lane is
         # always the start lane (no tunnels, not leaving the pit lane) and a lap is long enough
@@ -244,29 +291,15 @@ class _Search:
         # after the point it left (id + 1, 0 for none) instead of that point: states that
         # differ only there have the same future and merge (a third of the states).
         self.canonical = (
-            not params[10] and not track.is_pit[start] and min(track.lane_lap) > 2 * _REACH
+            not params.tunnels and not track.is_pit[start] and min(track.lane_lap) > 2 * _REACH
         )
         self.lane_prefix = tables.lane_prefix(start)  # bits of the start lane's next k spaces
         self.hazards = self.danger | self.debris
-        # Obstacles in the start lane ahead (canonical zig-zags): (distance, id), nearest first.
-        # Those of the cars are the cars on ``car_lane``: the start lane's next spaces (and the
-        # pit lane where its ordinal, -1, falls within reach: the same distance arithmetic).
         self.obstacles: list[tuple[int, int]] = []
         self.car_lane = 0
         if self.canonical:
-            lane_of, lane_idx = track.node_lane, track.lane_idx
-            start_lane, start_idx = lane_of[start], lane_idx[start]
-            lap = track.lane_lap[start_lane]
-            for o in self.hazards:
-                if lane_of[o] == start_lane and 0 < (lane_idx[o] - start_idx) % lap <= _REACH:
-                    self.obstacles.append(((lane_idx[o] - start_idx) % lap, o))
-            self.obstacles.sort()
-            self.car_lane = self.lane_prefix[_REACH]
-            if start_lane == 0 and 0 < (-1 - start_idx) % lap <= _REACH:
-                for o, pit in enumerate(track.is_pit):
-                    if pit:
-                        self.car_lane |= 1 << o
-        start_key: StateKey = (start, 0, -1, 0, 0)
+            self._start_lane_obstacles()
+        start_key: StateKey = (start, 0, -1, 0, 0, params.corner_spaces)
         start_val: StateCost = (0, (), (start, None), (), ())
         self.layers: list[dict[StateKey, StateCost]] = [{start_key: start_val}]
         self.fp = [0]
@@ -280,26 +313,47 @@ class _Search:
         _keep(track, 0, [], self.layers[0], first)
         self.slots: dict[int, _History] = {slot: (item,) for slot, item in first.items()}
 
+    def _start_lane_obstacles(self) -> None:
+        # Obstacles in the start lane ahead (canonical zig-zags): (distance, id), nearest first.
+        # Those of the cars are the cars on ``car_lane``: the start lane's next spaces (and the
+        # pit lane where its ordinal, -1, falls within reach: the same distance arithmetic).
+        track = self.track
+        lap = track.lane_lap[self.start_lane]
+        for o in self.hazards:
+            if track.node_lane[o] == self.start_lane and 0 < self._ahead(o) <= _REACH:
+                self.obstacles.append((self._ahead(o), o))
+        self.obstacles.sort()
+        self.car_lane = self.lane_prefix[_REACH]
+        if self.start_lane == 0 and 0 < (-1 - self.start_idx) % lap <= _REACH:
+            for o, pit in enumerate(track.is_pit):
+                if pit:
+                    self.car_lane |= 1 << o
+
+    def _ahead(self, node: int) -> int:
+        """Spaces from the start to ``node`` along the start lane (its ordinal difference)."""
+        track = self.track
+        return (track.lane_idx[node] - self.start_idx) % track.lane_lap[self.start_lane]
+
     def extend(self, depth: int) -> None:
         """Search the empty track up to ``depth`` spaces (ends kept as :func:`_keep` does)."""
         slots = self.slots
         track = self.track
         while len(self.fp) <= depth:
             d = len(self.fp)
-            nxt, terms, touched, term = self.expand(self.layers[-1], d, 0, self.obstacles)
-            self.layers.append(nxt)
-            if nxt:
+            layer = self.expand(self.layers[-1], d, 0, self.obstacles)
+            self.layers.append(layer.states)
+            if layer.states:
                 self.deepest = d
             best: dict[int, _Item] = {}  # this layer's best record per end slot
-            _keep(track, d, terms, nxt, best)
+            _keep(track, d, layer.ends, layer.states, best)
             for slot, item in best.items():
                 history = slots.get(slot)
                 if history is None:
                     slots[slot] = (item,)
                 elif item[0] < history[-1][0]:
                     slots[slot] = (*history, item)
-            self.fp.append(self.fp[-1] | touched)
-            self.term.append(self.term[-1] or term)
+            self.fp.append(self.fp[-1] | layer.touched)
+            self.term.append(self.term[-1] or layer.term)
 
     def snapshot(self, depth: int) -> dict[int, _Item]:
         """Per end slot first reached within ``depth`` spaces, its best record within them."""
@@ -315,20 +369,8 @@ class _Search:
         layer: dict[StateKey, StateCost] | None = self.layers[clean]
         obstacles = self.obstacles
         if self.canonical:
-            cars: list[tuple[int, int]] = []
-            m = occ & self.car_lane
-            if m:
-                track = self.track
-                lane_idx = track.lane_idx
-                start_idx = lane_idx[self.params[0]]
-                lap = track.lane_lap[track.node_lane[self.params[0]]]
-                while m:
-                    bit = m & -m
-                    m ^= bit
-                    o = bit.bit_length() - 1
-                    cars.append(((lane_idx[o] - start_idx) % lap, o))
-                cars.sort()
-                obstacles = sorted(obstacles + cars) if obstacles else cars
+            cars = self._cars_ahead(occ)
+            obstacles = sorted(obstacles + cars) if obstacles else cars
             if clean > 0:
                 layer = self._rekeyed(clean, cars[0] if cars else None)
         if layer is None or clean == 0:
@@ -340,14 +382,27 @@ class _Search:
         track = self.track
         if layer:
             for d in range(clean + 1, roll + 1):
-                layer, terms, _, t = self.expand(layer, d, occ, obstacles)
-                term = term or t
-                _keep(track, d, terms, layer, slots)
+                expanded = self.expand(layer, d, occ, obstacles)
+                layer = expanded.states
+                term = term or expanded.term
+                _keep(track, d, expanded.ends, layer, slots)
                 if not layer:
                     break
                 deepest = d
         forced = 0 if deepest == roll or term else roll - deepest
         return _options(track, roll, forced, slots.values())
+
+    def _cars_ahead(self, occ: int) -> list[tuple[int, int]]:
+        """The cars of ``occ`` in the start lane ahead (canonical zig-zags): (distance, id)."""
+        cars: list[tuple[int, int]] = []
+        m = occ & self.car_lane
+        while m:
+            bit = m & -m
+            m ^= bit
+            o = bit.bit_length() - 1
+            cars.append((self._ahead(o), o))
+        cars.sort()
+        return cars
 
     def _rekeyed(
         self, clean: int, first: tuple[int, int] | None
@@ -373,18 +428,13 @@ class _Search:
         if first is None:
             return layer
         first_dist, first_car = first
-        lane_idx = track.lane_idx
-        start_idx = lane_idx[self.params[0]]
-        lap = track.lane_lap[track.node_lane[self.params[0]]]
-        out: dict[StateKey, StateCost] = {}
+        out = _Layer()
         for key, val in layer.items():
-            zig = key[2]
-            if zig >= 0 and (not zig or (lane_idx[zig - 1] - start_idx) % lap > first_dist):
-                key = (key[0], key[1], first_car + 1, key[3], key[4])
-            old = out.get(key)
-            if old is None or val[0] < old[0] or (val[0] == old[0] and _hazards(val, old)):
-                out[key] = val
-        return out
+            node, changes, zig, flags, short, inside = key
+            if zig >= 0 and (not zig or self._ahead(zig - 1) > first_dist):
+                key = (node, changes, first_car + 1, flags, short, inside)
+            out.add(key, val)
+        return out.states
 
     def _zig_ok(self, left_from: int, back: int, occ: int) -> tuple[bool, int]:
         # FD-16 / FD-54 / FD-64: walk the abandoned lane from where the car left it up to
@@ -406,155 +456,213 @@ class _Search:
             p = fwd[p]
         return False, touched
 
+    # -- one more space ----------------------------------------------------------------------
+
     def expand(
         self,
         layer: dict[StateKey, StateCost],
         depth: int,
         occ: int,
         obstacles: list[tuple[int, int]],
-    ) -> tuple[dict[StateKey, StateCost], list[Record], int, bool]:
-        """One more space: the next layer, the terminal ends, spaces looked at, terminal.
+    ) -> _Layer:
+        """The states one space further than ``layer``, with cars on ``occ``.
 
         ``obstacles`` are those in the start lane ahead (canonical zig-zags), nearest first.
         """
-        track = self.track
-        bits = track.node_bit  # one space's bit in the masks (no new big int per shift)
-        (
-            _start,
-            corner,
-            stops,
-            final_crossing,
-            may_pit,
-            box,
-            max_lc,
-            lock_always,
-            max_missing,
-            *_rest,
-        ) = self.params
-        danger, debris, tunnels, police = self.danger, self.debris, self.tunnels, self.police
-        fwd = track.fwd
-        steps_all, steps_fwd = track.steps_all, track.steps_fwd
-        lane_of, seg_of, is_pit = track.node_lane, track.node_seg, track.is_pit
-        corner_of, seg_stops = track.corner_of, track.seg_stops
-        before_finish = track.before_finish
-        pit_entry = track.pit_entry if may_pit and box >= 0 else -2
-        pit_first = track.pit_first
-        box_node = pit_first + box if box >= 0 and pit_first >= 0 else -2
-        canonical = self.canonical
-        start = self.params[0]
-        start_lane = lane_of[start]
-        lane_idx, lane_lap = track.lane_idx, track.lane_lap[start_lane]
-        start_idx = lane_idx[start]
-        lane_prefix = self.lane_prefix
+        out = _Layer()
+        is_pit = self.track.is_pit
+        for key, val in layer.items():
+            if is_pit[key[0]]:
+                self._pit_step(out, depth, occ, key, val)
+            else:
+                self._track_steps(out, depth, occ, obstacles, key, val)
+        return out
 
-        touched = 0
-        term = False
-        ends: list[Record] = []
-        nxt: dict[StateKey, StateCost] = {}
-        keep = nxt.setdefault
-        for (node, changes, zig, flags, short), (over, dz, chain, corners, db) in layer.items():
-            if is_pit[node]:
-                # FD-49: one lane, no overtaking; a car reaching the car ahead stops behind it.
-                q = fwd[node]
-                touched |= bits[q]
-                if occ & bits[q]:
+    def _pit_step(self, out: _Layer, depth: int, occ: int, key: StateKey, val: StateCost) -> None:
+        # FD-49: one lane, no overtaking; a car reaching the car ahead stops behind it.
+        node, changes, zig, flags, short, inside = key
+        over, dz, chain, corners, db = val
+        track = self.track
+        q = track.fwd[node]
+        out.touched |= track.node_bit[q]
+        if occ & track.node_bit[q]:
+            return
+        # FD-22: the pit lane's spaces lie beyond the exit line of a corner left short
+        nkey = (q, changes, zig, flags, short, inside)
+        nval = (over + short, dz, (q, chain), corners, db)
+        if q == self.box_node:
+            out.end(depth, "box", nkey, nval)  # FD-44: into its own box
+        else:
+            out.add(nkey, nval)
+
+    def _track_steps(
+        self,
+        out: _Layer,
+        depth: int,
+        occ: int,
+        obstacles: list[tuple[int, int]],
+        key: StateKey,
+        val: StateCost,
+    ) -> None:
+        """The forward and diagonal steps of a state on the track (FD-15, FD-16, FD-44)."""
+        node, changes, zig, flags = key[0], key[1], key[2], key[3]
+        track = self.track
+        if flags & LOCKED or changes >= self.params.max_lane_changes:
+            steps = track.steps_fwd[node]
+        else:
+            steps = track.steps_all[node]
+        tunnels, bits = self.tunnels, track.node_bit
+        for q, lane, changed in steps:
+            nzig = zig
+            if changed:
+                nzig = self._zig_after(out, occ, obstacles, node, q, lane, zig)
+                if nzig == _BARRED:
                     continue
-                nkey = (q, changes, zig, flags, short)
-                nval = (over, dz, (q, chain), corners, db)
-                if q == box_node:
-                    ends.append((depth, "box", nkey, nval))  # FD-44: into its own box
-                    term = True
-                    continue
-                old = keep(nkey, nval)
-                if old is not nval and (over < old[0] or (over == old[0] and _hazards(nval, old))):
-                    nxt[nkey] = nval
-                continue
-            cands = steps_fwd[node] if flags & LOCKED or changes >= max_lc else steps_all[node]
-            c = corner_of[node]
-            before = before_finish[node]
-            for q, lane, changed in cands:
-                nchanges, nzig = changes, zig
-                if changed:
-                    nchanges += 1
-                    if canonical:
-                        if zig < 0:
-                            nzig = 0
-                            here = (lane_idx[node] - start_idx) % lane_lap
-                            for dist, o in obstacles:
-                                if dist > here:
-                                    nzig = o + 1
-                                    break
-                        elif lane == start_lane:
-                            back = (lane_idx[q] - start_idx) % lane_lap
-                            touched |= lane_prefix[back - 1 if 0 < back <= _REACH else _REACH]
-                            if not zig or (lane_idx[zig - 1] - start_idx) % lane_lap >= back:
-                                continue  # FD-16: back in the lane left only to go round a car
-                    elif zig < 0:
-                        nzig = node
-                    elif lane == lane_of[zig]:
-                        ok, seen = self._zig_ok(zig, q, occ)
-                        touched |= seen
-                        if not ok:
-                            continue  # FD-16: back into the lane left only to go round a car
-                if q == pit_entry and not changed:
-                    touched |= bits[pit_first]
-                    if not occ & bits[pit_first]:
-                        nkey = (pit_first, nchanges, nzig, flags | LOCKED, short)
-                        nval = (over, dz, (pit_first, chain), corners, db)
-                        if box == 0:
-                            ends.append((depth, "box", nkey, nval))
-                            term = True
-                        else:
-                            old = keep(nkey, nval)
-                            if old is not nval and (
-                                over < old[0] or (over == old[0] and _hazards(nval, old))
-                            ):
-                                nxt[nkey] = nval
-                if tunnels is not None:
-                    q = tunnels.get(q, q)  # FD-55: the pair counts as one space
-                bit = bits[q]
-                touched |= bit
-                if occ & bit:
-                    continue  # FD-15: no passing through or over a car
-                nflags, nshort, ncorners = flags, short, corners
-                terminal = ""
-                if c >= 0 and seg_of[q] != c:
-                    nflags |= EXITED
-                    ncorners = (*corners, c)
-                    made = stops if c == corner and not corners else 0
-                    missing = seg_stops[c] - made
-                    if missing > 0:
-                        nshort += 1
-                        nflags |= LOCKED  # FD-23: an overshooting car keeps its lane
-                        if missing > max_missing:
-                            terminal = "out"
-                    elif lock_always:
-                        nflags |= LOCKED  # FD-21
-                nover = over + nshort  # FD-22: every space beyond a short corner's exit line
-                if before and not before_finish[q]:
-                    nflags |= CROSSED
-                    if final_crossing and not terminal:
-                        terminal = "finish"
-                if police is not None and police[node] and not police[q]:
-                    nflags |= POLICE
-                nkey = (q, nchanges, nzig, nflags, nshort)
-                nval = (
-                    nover,
-                    (*dz, q) if q in danger else dz,
-                    (q, chain),
-                    ncorners,
-                    (*db, q) if q in debris else db,
-                )
-                if terminal:
-                    ends.append((depth, terminal, nkey, nval))
-                    term = True
-                    continue
-                old = keep(nkey, nval)
-                if old is not nval and (
-                    nover < old[0] or (nover == old[0] and _hazards(nval, old))
-                ):
-                    nxt[nkey] = nval
-        return nxt, ends, touched, term
+            if q == self.pit_entry and not changed:
+                self._enter_pit(out, depth, occ, key, val, nzig)
+            if tunnels is not None:
+                q = tunnels.get(q, q)  # FD-55: the pair counts as one space
+            out.touched |= bits[q]
+            if occ & bits[q]:
+                continue  # FD-15: no passing through or over a car
+            self._step(out, depth, key, val, q, changes + changed, nzig)
+
+    def _zig_after(
+        self,
+        out: _Layer,
+        occ: int,
+        obstacles: list[tuple[int, int]],
+        node: int,
+        q: int,
+        lane: int,
+        zig: int,
+    ) -> int:
+        """The zig-zag key after a lane change from ``node`` to ``q``, or ``_BARRED`` (FD-16).
+
+        Canonical: the first obstacle ahead in the start lane after the point the car left it
+        (id + 1, 0 for none); otherwise the space it left from.
+        """
+        if self.canonical:
+            if zig < 0:
+                here = self._ahead(node)
+                for dist, o in obstacles:
+                    if dist > here:
+                        return o + 1
+                return 0
+            if lane != self.start_lane:
+                return zig
+            back = self._ahead(q)
+            out.touched |= self.lane_prefix[back - 1 if 0 < back <= _REACH else _REACH]
+            if not zig or self._ahead(zig - 1) >= back:
+                return _BARRED  # FD-16: back in the lane left only to go round a car
+            return zig
+        if zig < 0:
+            return node
+        if lane == self.track.node_lane[zig]:
+            ok, seen = self._zig_ok(zig, q, occ)
+            out.touched |= seen
+            if not ok:
+                return _BARRED  # FD-16: back into the lane left only to go round a car
+        return zig
+
+    def _enter_pit(
+        self, out: _Layer, depth: int, occ: int, key: StateKey, val: StateCost, zig: int
+    ) -> None:
+        """FD-44: the step onto the pit entry goes into the pit lane instead, a straight step
+        that leaves the corner the car is in like any other (FD-22: stops checked, the spaces
+        beyond a short corner's exit line charged)."""
+        node, changes = key[0], key[1]
+        over, dz, chain, _, db = val
+        track = self.track
+        first = track.pit_first
+        out.touched |= track.node_bit[first]
+        if occ & track.node_bit[first]:
+            return
+        nflags, nshort, ncorners, terminal = self._leave_corner(node, track.pit_entry, key, val)
+        nkey = (first, changes, zig, nflags | LOCKED, nshort, -1)
+        nval = (over + nshort, dz, (first, chain), ncorners, db)
+        if terminal or self.params.box == 0:
+            out.end(depth, terminal or "box", nkey, nval)
+        else:
+            out.add(nkey, nval)
+
+    def _leave_corner(
+        self, node: int, q: int, key: StateKey, val: StateCost
+    ) -> tuple[int, int, tuple[int, ...], str]:
+        """Flags, short corners, corners left and terminal ("out" or "") after the step from
+        ``node`` to ``q`` (FD-21 to FD-23)."""
+        flags, short, corners = key[3], key[4], val[3]
+        c = self.track.corner_of[node]
+        if c < 0 or self.track.node_seg[q] == c:
+            return flags, short, corners, ""
+        params = self.params
+        made = params.stops if c == params.corner and not corners else 0
+        missing = self.track.seg_stops[c] - made
+        flags |= EXITED
+        if missing > 0:
+            # FD-23: an overshooting car keeps its lane; FD-22: two or more stops short is out
+            terminal = "out" if missing > params.max_missing else ""
+            return flags | LOCKED, short + 1, (*corners, c), terminal
+        if params.lock_always:
+            flags |= LOCKED  # FD-21
+        return flags, short, (*corners, c), ""
+
+    def _step(
+        self,
+        out: _Layer,
+        depth: int,
+        key: StateKey,
+        val: StateCost,
+        q: int,
+        changes: int,
+        zig: int,
+    ) -> None:
+        """The state after the step onto the free track space ``q`` (FD-20 to FD-23, FD-38,
+        FD-54, FD-57, FD-64)."""
+        node, inside = key[0], key[5]
+        track = self.track
+        inside = self._corner_spaces(node, q, inside)
+        if inside == _BARRED:
+            return
+        flags, short, corners, terminal = self._leave_corner(node, q, key, val)
+        if track.before_finish[node] and not track.before_finish[q]:
+            flags |= CROSSED
+            if self.params.final_crossing and not terminal:
+                terminal = "finish"
+        police = self.police
+        if police is not None and police[node] and not police[q]:
+            flags |= POLICE
+        over, dz, chain, _, db = val
+        nkey = (q, changes, zig, flags, short, inside)
+        nval = (
+            over + short,  # FD-22: every space beyond a short corner's exit line
+            (*dz, q) if q in self.danger else dz,
+            (q, chain),
+            corners,
+            (*db, q) if q in self.debris else db,
+        )
+        if terminal:
+            out.end(depth, terminal, nkey, nval)
+        else:
+            out.add(nkey, nval)
+
+    def _corner_spaces(self, node: int, q: int, inside: int) -> int:
+        """FD-20: spaces moved through ``q``'s corner once on ``q`` (-1: the cap cannot bind),
+        or ``_BARRED`` beyond the corner's longest path."""
+        track = self.track
+        c = track.corner_of[q]
+        if c < 0:
+            return -1
+        if c != track.corner_of[node]:
+            inside = 1
+        elif inside < 0:
+            return -1
+        else:
+            inside += 1
+        longest = track.corner_longest[c]
+        if inside > longest:
+            return _BARRED
+        return -1 if inside + track.corner_rest[q] <= longest else inside
 
     def collapse(self, roll: int) -> OptionList:
         """The options for ``roll`` on the empty track."""

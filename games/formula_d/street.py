@@ -7,6 +7,7 @@ act only where the circuit data marks them.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -46,6 +47,20 @@ def nitro_available(race: Race, car: Car) -> bool:
 def with_nitro(option: MoveOption) -> MoveOption:
     """The same option, marked as using the nitro bonus."""
     return dataclasses.replace(option, nitro=True)
+
+
+def nitro_options(boosted: Sequence[MoveOption]) -> list[MoveOption]:
+    """FD-52: the nitro bonus "must be used in full": no braking, only the moves that go as far
+    as the car can (a blocked car still stops where FD-27 stops it; finishing, pitting or an
+    elimination end the move early as on any move)."""
+    return [with_nitro(o) for o in boosted if uses_whole_roll(o)]
+
+
+def uses_whole_roll(option: MoveOption) -> bool:
+    """Whether ``option`` moves as far as the roll allows (no voluntary braking, FD-26)."""
+    if option.finished or option.into_box or option.overshoot_out:
+        return True
+    return option.steps == option.roll - option.forced
 
 
 def danger_tests(race: Race, car: Car, option: MoveOption) -> None:

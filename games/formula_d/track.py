@@ -155,7 +155,44 @@ class Track:
         self.near_line = tuple(
             steps <= 40 or p[0] == PIT for steps, p in zip(dist, self.nodes, strict=True)
         )
+        self.corner_longest = tuple(s.longest for s in self.segments)
+        self.corner_rest = self._corner_rest()
         self.move_cache: dict[Any, Any] = {}  # search.py: searches on the empty track
+        # search.py's lookups for danger, tunnels, police and debris, made on first use
+        self.search_tables: Any = None
+        # contact.py: per space id, the bit mask of the space ahead and those beside (FD-29)
+        self.near_masks = self._near_masks()
+
+    def _corner_rest(self) -> tuple[int, ...]:
+        """Per space id: the most spaces a path can still move through its corner (FD-20).
+
+        Steps inside a corner go forward, so the corner's spaces form an acyclic graph: a space's
+        value is one more than its best successor's in the same corner (0 outside corners).
+        """
+        rest = [0] * len(self.nodes)
+        for n in sorted(range(len(self.nodes)), key=self._depth_in_segment, reverse=True):
+            c = self.corner_of[n]
+            if c >= 0:
+                inside = [rest[q] + 1 for q, _, _ in self.steps_all[n] if self.corner_of[q] == c]
+                rest[n] = max(inside, default=0)
+        return tuple(rest)
+
+    def _depth_in_segment(self, n: int) -> int:
+        # steps inside a segment increase the far-edge coordinate: an order that visits a
+        # space's successors first when reversed
+        return self.node_coord[n]
+
+    def _near_masks(self) -> tuple[int, ...]:
+        masks: list[int] = []
+        ids = self.node_id
+        for p in self.nodes:
+            mask = 0
+            if p[0] != PIT:
+                mask = 1 << ids[self.forward(p)]
+                for q in self.beside(p):
+                    mask |= 1 << ids[q]
+            masks.append(mask)
+        return tuple(masks)
 
     def before_table(self, line: Line) -> tuple[bool, ...]:
         """Per space id: whether it lies before ``line`` (pit spaces never do)."""

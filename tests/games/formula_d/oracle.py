@@ -20,8 +20,9 @@ def reference_options(
 
 
 # A search state: (pos, lane changes, zig-zag origin, locked, short corners, crossed line,
-# exited a corner, corners left, police) with its costs (overshoot, danger spaces) and path.
-_Key = tuple[Pos, int, tuple[int, Pos] | None, bool, int, bool, bool, bool]
+# exited a corner, police, spaces through the current corner) with its costs (overshoot,
+# danger spaces) and path.
+_Key = tuple[Pos, int, tuple[int, Pos] | None, bool, int, bool, bool, bool, int | None]
 
 
 @dataclass(slots=True)
@@ -38,6 +39,7 @@ class _State:
     danger: tuple[Pos, ...]
     path: tuple[Pos, ...]
     corners: tuple[int, ...]
+    inside: int | None = None  # FD-20: spaces moved through the current corner (None: no cap)
 
     def key(self) -> _Key:
         return (
@@ -49,6 +51,7 @@ class _State:
             self.crossed,
             self.exited,
             self.police,
+            self.inside,
         )
 
     def cost(self) -> tuple[int, int]:
@@ -62,7 +65,10 @@ def _search(
     pit = circuit.pit
     line = circuit.finish_line
     touched: set[Pos] = set()
-    start = _State(ctx.start, 0, None, False, 0, False, False, False, 0, (), (ctx.start,), ())
+    inside = ctx.corner_spaces if ctx.corner_spaces >= 0 else None
+    start = _State(
+        ctx.start, 0, None, False, 0, False, False, False, 0, (), (ctx.start,), (), inside
+    )
     layer: dict[_Key, _State] = {start.key(): start}
     ends: list[tuple[_State, int, str]] = [(start, 0, "")]
     deepest = 0
@@ -107,6 +113,7 @@ def _successors(
         if q in occupied:
             return out
         new = _step(state, q, state.changes, state.zig, state.locked)
+        new.over += new.short  # FD-22: pit spaces lie beyond a short corner's exit line too
         if q[0] == PIT and q[2] == ctx.box:
             out.append((new, "box"))  # FD-44: a long enough roll puts the car in its box
         else:
@@ -138,27 +145,27 @@ def _successors(
             touched.add(pit_q)
             if pit_q not in occupied:
                 new = _step(state, pit_q, changes, zig, True)
-                out.append((new, "box" if ctx.box == 0 else ""))
+                new.inside = None
+                terminal = _leave(track, ctx, state, pos, q, new)  # FD-22 on the way in too
+                new.over += new.short
+                out.append((new, terminal or ("box" if ctx.box == 0 else "")))
         if ctx.tunnels is not None and q in ctx.tunnels:
             q = ctx.tunnels[q]  # FD-55: the pair counts as one space
         touched.add(q)
         if q in occupied:
             continue  # FD-15: no passing through or over a car
         new = _step(state, q, changes, zig, state.locked)
-        terminal = ""
-        if q[0] != pos[0] and track.segments[pos[0]].is_corner:
-            new.exited = True
-            new.corners = (*state.corners, pos[0])
-            required = track.segments[pos[0]].stops
-            made = ctx.stops if pos[0] == ctx.corner and not state.corners else 0
-            missing = required - made
-            if missing > 0:
-                new.short += 1
-                new.locked = True  # FD-23: an overshooting car keeps its lane
-                if missing > ctx.max_missing:
-                    terminal = "out"
-            elif ctx.lock_always:
-                new.locked = True  # FD-21
+        if track.segments[q[0]].is_corner:
+            # FD-20: no more spaces through a corner than its longest path, over all moves
+            if q[0] != pos[0]:
+                new.inside = 1
+            elif state.inside is not None:
+                new.inside = state.inside + 1
+            if new.inside is not None and new.inside > track.segments[q[0]].longest:
+                continue
+        else:
+            new.inside = None
+        terminal = _leave(track, ctx, state, pos, q, new)
         new.over += new.short  # FD-22: every space beyond a short corner's exit line
         if track.crosses(pos, q, line):
             new.crossed = True
@@ -170,6 +177,25 @@ def _successors(
             new.danger = (*state.danger, q)
         out.append((new, terminal))
     return out
+
+
+def _leave(track: Track, ctx: MoveContext, state: _State, pos: Pos, q: Pos, new: _State) -> str:
+    """FD-21 to FD-23 for the step from ``pos`` onto ``q`` (the pit entry's space when the car
+    goes into the pit lane); "out" when it eliminates."""
+    if q[0] == pos[0] or not track.segments[pos[0]].is_corner:
+        return ""
+    new.exited = True
+    new.corners = (*state.corners, pos[0])
+    required = track.segments[pos[0]].stops
+    made = ctx.stops if pos[0] == ctx.corner and not state.corners else 0
+    missing = required - made
+    if missing > 0:
+        new.short += 1
+        new.locked = True  # FD-23: an overshooting car keeps its lane
+        return "out" if missing > ctx.max_missing else ""
+    if ctx.lock_always:
+        new.locked = True  # FD-21
+    return ""
 
 
 def _step(state: _State, q: Pos, changes: int, zig: tuple[int, Pos] | None, locked: bool) -> _State:

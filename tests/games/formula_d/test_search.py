@@ -66,6 +66,12 @@ def situations(draw: st.DrawFn) -> tuple[MoveContext, int, set[tuple[int, int, i
         max_lane_changes=draw(st.integers(0, 2)),
         lock_always=draw(st.booleans()),
         max_missing=draw(st.integers(0, 1)),
+        # FD-20: spaces already moved through the corner (-1: no cap for this one)
+        corner_spaces=(
+            draw(st.sampled_from([-1, start[2] + 1, segment.longest - 1, segment.longest]))
+            if segment is not None and in_corner
+            else -1
+        ),
     )
     near = [p for p in TRACK.positions if p[0] in nearby and p != start]
     if in_pit:
