@@ -1,0 +1,218 @@
+"""Who can still win a points title, exactly: clinched, eliminated or open for every entrant.
+
+A game plugs in through :class:`PointsTitle`: it scores a scenario with the competition's own
+scoring code, builds the two pairwise extremes, and states the assignment problem left once an
+entrant takes the best of everything (:mod:`scoring.forecast.slots`). This module holds the
+method, the same for every game:
+
+- ``clinched``: for every rival Y, the best case for Y against X (Y takes the best places, X the
+  worst) still leaves X ahead. Pairwise is exact here: X loses the title exactly when some one
+  rival finishes ahead of it.
+- ``eliminated``: first a screen (some rival stays ahead even in X's best case against it), then
+  the exact integer program over every rival at once.
+- ``open`` otherwise, with a scenario that gives the entrant the title, checked by scoring it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from scoring.forecast.model import EntrantStatus, Reason, Scenario, Status, TitleStatus, ordinal
+from scoring.forecast.slots import Assignment, SlotProblem, solve
+
+Entrant = Hashable
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """An entrant's line in a ranking: rank (shared ranks allowed) and points."""
+
+    entrant: Entrant
+    rank: int
+    points: int
+
+
+class PointsTitle(Protocol):
+    """What a game provides for one points title (see the module docstring)."""
+
+    title: str
+    entrants: tuple[Entrant, ...]
+    names: Mapping[Entrant, str]
+    events_left: int
+    event_noun: str
+
+    def current(self) -> Sequence[Ranked]:
+        """The ranking now (every entrant, best first)."""
+        ...
+
+    def ranking(self, scenario: Scenario) -> Sequence[Ranked]:
+        """The final ranking after ``scenario``, from the competition's own scoring code."""
+        ...
+
+    def extreme(self, best: Entrant, worst: Entrant) -> Scenario:
+        """``best`` takes the best of every remaining event, ``worst`` the worst."""
+        ...
+
+    def runner_up(self, first: Entrant, second: Entrant) -> Scenario:
+        """``first`` takes the best of everything and ``second`` the best of what is left."""
+        ...
+
+    def dominant(self, entrant: Entrant) -> tuple[SlotProblem, Callable[[Assignment], Scenario]]:
+        """The places left once ``entrant`` takes the best of everything, and how to read a
+        solution back as a scenario."""
+        ...
+
+    def bounded(self) -> bool:
+        """False when the remaining events may give any number of points (unlimited bonus)."""
+        ...
+
+
+class ForecastError(RuntimeError):
+    """A scenario the solver built does not score as the solver expected: a bug, not input."""
+
+
+def _rank_of(ranking: Sequence[Ranked], entrant: Entrant) -> Ranked:
+    for row in ranking:
+        if row.entrant == entrant:
+            return row
+    raise ForecastError(f"{entrant!r} missing from a ranking")
+
+
+def _ahead(ranking: Sequence[Ranked], a: Entrant, b: Entrant) -> bool:
+    """a ranks strictly ahead of b (a shared rank is not ahead)."""
+    return _rank_of(ranking, a).rank < _rank_of(ranking, b).rank
+
+
+def _wins(ranking: Sequence[Ranked], entrant: Entrant) -> bool:
+    """The entrant holds the title (rank 1, alone or shared)."""
+    return _rank_of(ranking, entrant).rank == 1
+
+
+def _sole_winner(ranking: Sequence[Ranked], entrant: Entrant) -> bool:
+    return _wins(ranking, entrant) and sum(1 for r in ranking if r.rank == 1) == 1
+
+
+def title_statuses(title: PointsTitle) -> TitleStatus:
+    """The exact status of every entrant of ``title``, with reasons and scenarios."""
+    now = {r.entrant: r for r in title.current()}
+    common = {"event_noun": title.event_noun, "events_left": title.events_left}
+    rows: list[EntrantStatus] = []
+    if title.events_left == 0:
+        ranking = title.current()
+        for r in ranking:
+            status: Status = "clinched" if _sole_winner(ranking, r.entrant) else "eliminated"
+            if r.rank == 1 and status != "clinched":
+                status = "open"  # a shared title after the last event: held, not alone
+            reason = Reason(
+                "decided", {**common, "entrant": title.names[r.entrant], "rank": ordinal(r.rank)}
+            )
+            rows.append(EntrantStatus(r.entrant, title.names[r.entrant], status, reason))
+        return TitleStatus(title.title, 0, _in_order(title, rows))
+    if not title.bounded():
+        reason = Reason("unbounded", common)
+        rows = [
+            EntrantStatus(e, title.names[e], "open", reason, needs_help=True)
+            for e in title.entrants
+        ]
+        return TitleStatus(title.title, title.events_left, tuple(rows))
+    for x in title.entrants:
+        rows.append(_status(title, x, now, common))
+    return TitleStatus(title.title, title.events_left, tuple(rows))
+
+
+def _in_order(title: PointsTitle, rows: list[EntrantStatus]) -> tuple[EntrantStatus, ...]:
+    index = {e: i for i, e in enumerate(title.entrants)}
+    return tuple(sorted(rows, key=lambda r: index[r.entrant]))
+
+
+def _status(
+    title: PointsTitle,
+    x: Entrant,
+    now: Mapping[Entrant, Ranked],
+    common: Mapping[str, object],
+) -> EntrantStatus:
+    name = title.names[x]
+    rivals = [y for y in title.entrants if y != x]
+    # clinched: no rival, at its best and with X at its worst, reaches X (a tie would share).
+    margins: list[tuple[int, Entrant, int]] = []
+    clinched = True
+    for y in rivals:
+        ranking = title.ranking(title.extreme(best=y, worst=x))
+        if not _ahead(ranking, x, y):
+            clinched = False
+            break
+        final_y = _rank_of(ranking, y).points
+        margins.append((now[x].points - now[y].points, y, final_y - now[y].points))
+    if not rivals:
+        return EntrantStatus(
+            x, name, "clinched", Reason("only_entrant", {**common, "entrant": name})
+        )
+    if clinched:
+        lead, y, gain = min(margins, key=lambda m: (m[0] - m[2], m[0]))
+        reason = Reason(
+            "clinched",
+            {
+                **common,
+                "entrant": name,
+                "rival": title.names[y],
+                "lead": lead,
+                "rival_max_gain": gain,
+            },
+        )
+        return EntrantStatus(x, name, "clinched", reason)
+    # screen: a rival that stays ahead even in X's best case against it.
+    for y in rivals:
+        scenario = title.extreme(best=x, worst=y)
+        ranking = title.ranking(scenario)
+        if _ahead(ranking, y, x):
+            fx, fy = _rank_of(ranking, x).points, _rank_of(ranking, y).points
+            params = {
+                **common,
+                "entrant": name,
+                "rival": title.names[y],
+                "behind": now[y].points - now[x].points,
+                "max_gain": fx - now[x].points,
+                "rival_min_gain": fy - now[y].points,
+            }
+            if fx == fy:
+                return EntrantStatus(
+                    x, name, "eliminated", Reason("loses_tie_break", {**params, "points": fx})
+                )
+            return EntrantStatus(x, name, "eliminated", Reason("cannot_catch", params))
+    # does X need help? Only if some rival could still pass X when X takes the best of all.
+    needs_help = False
+    for y in rivals:
+        if not _wins(title.ranking(title.runner_up(x, y)), x):
+            needs_help = True
+            break
+    problem, read = title.dominant(x)
+    if not needs_help:
+        # X's own best results are enough whatever the others do: any filling is a scenario.
+        assignment = solve(problem)
+        if assignment is None:
+            raise ForecastError(f"{x!r} wins alone yet the program has no solution")
+        scenario = read(assignment)
+        _check(title, scenario, x)
+        return EntrantStatus(x, name, "open", None, False, scenario)
+    assignment = solve(problem)
+    if assignment is None:
+        close = [
+            title.names[y] for y in rivals if not _ahead(title.ranking(title.runner_up(x, y)), x, y)
+        ]
+        reason = Reason("cannot_beat_all", {**common, "entrant": name, "rivals": tuple(close)})
+        return EntrantStatus(x, name, "eliminated", reason)
+    scenario = read(assignment)
+    _check(title, scenario, x)
+    return EntrantStatus(x, name, "open", None, True, scenario)
+
+
+def _check(title: PointsTitle, scenario: Scenario, x: Entrant) -> None:
+    ranking = title.ranking(scenario)
+    if not _wins(ranking, x):
+        got = [(r.entrant, r.rank, r.points) for r in ranking]
+        raise ForecastError(f"scenario for {x!r} does not give it the title: {got}")
+
+
+__all__ = ["ForecastError", "PointsTitle", "Ranked", "title_statuses"]

@@ -1,0 +1,354 @@
+"""Points championships (Formula D championships, leagues): exact statuses and a simulation
+scorer, both through :func:`scoring.points.compute_standings` (FD-71, FD-73 to FD-77).
+
+A remaining race may end any way FD-79 and the league rules allow: any finishing order, any
+number of cars eliminated (always behind every finisher), the pole (FD-72) to one driver or to
+none, and, in a league with ``bonus_points``, any bonus from 0 to ``bonus_max`` per driver
+(``None``: no limit, so nothing is decided before the last race). Every driver is entered in
+every remaining race.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import cast
+
+import numpy as np
+
+from scoring.forecast.exact import Ranked, title_statuses
+from scoring.forecast.model import Scenario, ScenarioEvent, TitleStatus
+from scoring.forecast.slots import Assignment, Block, Rival, Slot, SlotProblem
+from scoring.points import Entrant, Finish, Race, Scale, Standings, compute_standings
+
+ELIMINATED = "eliminated"
+FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class PointsChampionship:
+    """A points championship as the scoring code sees it, and how many races it will have.
+
+    ``races`` are the resolved races (numbered 1..k); ``pole_bonus`` is FD-72's bonus that one
+    driver per race may take (a Formula D entry's ``pole``); ``bonus_max`` bounds a league's
+    per-driver ``bonus`` (0: no bonus; None: unbounded). ``dnf_status`` is the status word of a
+    classified non-finisher in this competition (``eliminated`` or a league's ``dnf``).
+    """
+
+    entrants: tuple[Entrant, ...]
+    races: tuple[Race, ...]
+    scale: Scale
+    total_races: int
+    pole_bonus: int = 0
+    bonus_max: int | None = 0
+    dnf_status: str = ELIMINATED
+    teams: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.teams:
+            names: list[str] = []
+            for e in self.entrants:
+                if e.team is not None and e.team not in names:
+                    names.append(e.team)
+            object.__setattr__(self, "teams", tuple(names))
+
+    @property
+    def events_left(self) -> int:
+        return self.total_races - len(self.races)
+
+    @property
+    def next_number(self) -> int:
+        return max((r.number for r in self.races), default=0) + 1
+
+    def standings(self, extra: Sequence[Race] = ()) -> Standings:
+        return compute_standings(self.entrants, [*self.races, *extra], self.scale)
+
+
+def _counts(results: Sequence[int | None]) -> list[int]:
+    counts: list[int] = []
+    for p in results:
+        if p is None:
+            continue
+        while len(counts) < p:
+            counts.append(0)
+        counts[p - 1] += 1
+    return counts
+
+
+class _Title:
+    """The drivers' or the teams' title of a :class:`PointsChampionship` (see exact.py)."""
+
+    event_noun = "race"
+
+    def __init__(self, champ: PointsChampionship, teams: bool) -> None:
+        self.champ = champ
+        self.is_teams = teams
+        self.title = "teams" if teams else "drivers"
+        self.drivers = tuple(e.id for e in champ.entrants)
+        if teams:
+            self.entrants: tuple[Hashable, ...] = tuple(champ.teams)
+            self.names: Mapping[Hashable, str] = {t: t for t in champ.teams}
+            self.units: dict[Hashable, tuple[int, ...]] = {
+                t: tuple(e.id for e in champ.entrants if e.team == t) for t in champ.teams
+            }
+        else:
+            self.entrants = self.drivers
+            self.names = {e.id: e.name for e in champ.entrants}
+            self.units = {e.id: (e.id,) for e in champ.entrants}
+        self.events_left = champ.events_left
+        self._now = champ.standings() if champ.races else None
+
+    def bounded(self) -> bool:
+        return self.champ.bonus_max is not None
+
+    def _rank(self, standings: Standings | None) -> list[Ranked]:
+        if standings is None or not standings.drivers:
+            # before any race everyone is level, listed in entry order
+            return [Ranked(e, 1, 0) for e in self.entrants]
+        if self.is_teams:
+            return [Ranked(t.team, t.rank, t.points) for t in standings.teams]
+        return [Ranked(d.driver, d.rank, d.points) for d in standings.drivers]
+
+    def current(self) -> Sequence[Ranked]:
+        return self._rank(self._now)
+
+    def ranking(self, scenario: Scenario) -> Sequence[Ranked]:
+        races = [r for r in scenario.results if isinstance(r, Race)]
+        return self._rank(self.champ.standings(races))
+
+    # ---- building scenarios -------------------------------------------------------------------
+
+    def _race(
+        self,
+        number: int,
+        order: Sequence[int],
+        eliminated: set[int],
+        pole: int | None,
+        bonus: Mapping[int, int],
+    ) -> tuple[Race, ScenarioEvent]:
+        champ = self.champ
+        # FD-79: every eliminated car behind every finisher.
+        finishers = [d for d in order if d not in eliminated]
+        out = [d for d in order if d in eliminated]
+        ordered = finishers + out
+        finishes = tuple(
+            Finish(
+                d,
+                p,
+                champ.dnf_status if d in eliminated else FINISHED,
+                (champ.pole_bonus if d == pole else 0) + bonus.get(d, 0),
+            )
+            for p, d in enumerate(ordered, start=1)
+        )
+        details: dict[str, object] = {"eliminated": out}
+        if champ.pole_bonus:
+            details["pole"] = pole
+        if bonus:
+            details["bonus"] = {str(k): v for k, v in bonus.items() if v}
+        return Race(number, finishes), ScenarioEvent(number, tuple(ordered), details)
+
+    def _others(self, *exclude: Hashable) -> list[int]:
+        skip = {u for e in exclude for u in self.units[e]}
+        order = [cast(int, r.entrant) for r in self._driver_order()]
+        return [d for d in order if d not in skip]
+
+    def _driver_order(self) -> list[Ranked]:
+        if self._now is None:
+            return [Ranked(d, 1, 0) for d in self.drivers]
+        return [Ranked(d.driver, d.rank, d.points) for d in self._now.drivers]
+
+    def _scenario(
+        self, build: Callable[[int], tuple[Sequence[int], set[int], int | None, dict[int, int]]]
+    ) -> Scenario:
+        races: list[Race] = []
+        events: list[ScenarioEvent] = []
+        for i in range(self.events_left):
+            number = self.champ.next_number + i
+            order, eliminated, pole, bonus = build(i)
+            race, event = self._race(number, order, eliminated, pole, bonus)
+            races.append(race)
+            events.append(event)
+        return Scenario(tuple(events), tuple(races))
+
+    def _max_bonus(self, units: Sequence[int]) -> dict[int, int]:
+        top = self.champ.bonus_max or 0
+        return {u: top for u in units} if top else {}
+
+    def extreme(self, best: Hashable, worst: Hashable) -> Scenario:
+        top, bottom = self.units[best], self.units[worst]
+        middle = self._others(best, worst)
+
+        def build(_: int) -> tuple[Sequence[int], set[int], int | None, dict[int, int]]:
+            order = [*top, *middle, *bottom]
+            return order, set(bottom), top[0] if top else None, self._max_bonus(top)
+
+        return self._scenario(build)
+
+    def runner_up(self, first: Hashable, second: Hashable) -> Scenario:
+        top, next_ = self.units[first], self.units[second]
+        rest = self._others(first, second)
+
+        def build(_: int) -> tuple[Sequence[int], set[int], int | None, dict[int, int]]:
+            bonus = {**self._max_bonus(top), **self._max_bonus(next_)}
+            return [*top, *next_, *rest], set(rest), top[0] if top else None, bonus
+
+        return self._scenario(build)
+
+    def dominant(self, entrant: Hashable) -> tuple[SlotProblem, Callable[[Assignment], Scenario]]:
+        champ = self.champ
+        top = self.units[entrant]
+        others = self._others(entrant)
+        points = champ.scale.points
+        # the others are eliminated: no countback position (FD-76), points only when
+        # FD-71 lets eliminated cars score.
+        slots = tuple(
+            Slot(0 if champ.scale.finishers_only or p > len(points) else points[p - 1])
+            for p in range(len(top) + 1, len(top) + len(others) + 1)
+        )
+        blocks = tuple(
+            Block(event=i, slots=slots, units=tuple(others)) for i in range(self.events_left)
+        )
+
+        def build_fill(assignment: Assignment) -> Scenario:
+            def build(i: int) -> tuple[Sequence[int], set[int], int | None, dict[int, int]]:
+                placed = [assignment[i, s] for s in range(len(slots))]
+                order = [*top, *(cast(int, u) for u in placed)]
+                return order, set(order[len(top) :]), top[0] if top else None, self._max_bonus(top)
+
+            return self._scenario(build)
+
+        # X's final figures: score X's part with any filling of the others.
+        filled = build_fill(
+            {(i, s): others[s] for i in range(self.events_left) for s in range(len(slots))}
+        )
+        final = champ.standings([r for r in filled.results if isinstance(r, Race)])
+        rivals: list[Rival] = []
+        if self.is_teams:
+            team_row = {t.team: t for t in final.teams}
+            target = team_row[str(entrant)].points
+            target_counts = self._team_counts(final, str(entrant))
+            now_teams = {t.team: t for t in self._now.teams} if self._now else {}
+            for t in self.entrants:
+                if t == entrant:
+                    continue
+                now = now_teams.get(str(t))
+                rivals.append(
+                    Rival(
+                        t,
+                        self.units[t],
+                        (now.points if now else 0,),
+                        None,
+                        tuple(self._team_counts(self._now, str(t))) if self._now else (),
+                    )
+                )
+        else:
+            row = {d.driver: d for d in final.drivers}
+            target = row[cast(int, entrant)].points
+            target_counts = _counts(row[cast(int, entrant)].results)
+            now_rows = {d.driver: d for d in self._now.drivers} if self._now else {}
+            drop = min(champ.scale.drop_worst, champ.total_races - 1)
+            keep = champ.total_races - drop if drop > 0 else None
+            for d in others:
+                nrow = now_rows.get(d)
+                totals = tuple(nrow.race_totals) if nrow else ()
+                known = totals if keep is not None else (sum(totals),)
+                counts = tuple(_counts(nrow.results)) if nrow else ()
+                rivals.append(Rival(d, (d,), known, keep, counts))
+        problem = SlotProblem(self.events_left, blocks, tuple(rivals), target, tuple(target_counts))
+        return problem, build_fill
+
+    def _team_counts(self, standings: Standings | None, team: str) -> list[int]:
+        if standings is None:
+            return []
+        members = set(self.units[team])
+        pooled = [p for d in standings.drivers if d.driver in members for p in d.results]
+        return _counts(pooled)
+
+
+def points_statuses(champ: PointsChampionship) -> dict[str, TitleStatus]:
+    """Exact statuses of the ``drivers`` title and, with teams, the ``teams`` title."""
+    out = {"drivers": title_statuses(_Title(champ, teams=False))}
+    if champ.teams:
+        out["teams"] = title_statuses(_Title(champ, teams=True))
+    return out
+
+
+# ---- simulation ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PointsSimulation:
+    """How a simulated race is filled in beyond its finishing order (drawn per race).
+
+    ``dnf_counts``: the numbers of non-finishers seen per race so far (one is drawn per
+    simulated race; the last cars of the drawn order are the non-finishers); ``pole`` draws the
+    pole sitter as the winner of an independent order from the same strengths.
+    """
+
+    dnf_counts: tuple[int, ...] = (0,)
+
+
+def points_scorer(
+    champ: PointsChampionship, sim: PointsSimulation | None = None
+) -> Callable[[Sequence[np.ndarray], np.random.Generator, np.ndarray], dict[str, list[int]]]:
+    """A scorer for :func:`scoring.forecast.montecarlo.simulate`: orders -> final ranks.
+
+    Units are the championship's drivers in entry order; ranks come from the real standings.
+    """
+    sim = sim or PointsSimulation()
+    drivers = [e.id for e in champ.entrants]
+    index = {d: i for i, d in enumerate(drivers)}
+    team_index = {t: i for i, t in enumerate(champ.teams)}
+    dnf = np.array(sim.dnf_counts or (0,), dtype=np.int64)
+    cache: dict[tuple[int, int, bool, int], Finish] = {}
+    first = champ.next_number
+
+    def finish(driver: int, position: int, done: bool, bonus: int) -> Finish:
+        key = (driver, position, done, bonus)
+        f = cache.get(key)
+        if f is None:
+            f = Finish(driver, position, FINISHED if done else champ.dnf_status, bonus)
+            cache[key] = f
+        return f
+
+    def score(
+        orders: Sequence[np.ndarray], rng: np.random.Generator, strengths: np.ndarray
+    ) -> dict[str, list[int]]:
+        races: list[Race] = []
+        for k, order in enumerate(orders):
+            n = len(order)
+            out = int(min(dnf[rng.integers(len(dnf))], n))
+            pole = -1
+            if champ.pole_bonus:
+                pole = int(np.argmax(strengths + rng.gumbel(size=len(strengths))))
+            finishes = tuple(
+                finish(
+                    drivers[u],
+                    p + 1,
+                    p < n - out,
+                    champ.pole_bonus if u == pole else 0,
+                )
+                for p, u in enumerate(order.tolist())
+            )
+            races.append(Race(first + k, finishes))
+        standings = champ.standings(races)
+        ranks = [0] * len(drivers)
+        for row in standings.drivers:
+            ranks[index[row.driver]] = row.rank
+        result = {"drivers": ranks}
+        if champ.teams:
+            team_ranks = [0] * len(champ.teams)
+            for t in standings.teams:
+                team_ranks[team_index[t.team]] = t.rank
+            result["teams"] = team_ranks
+        return result
+
+    return score
+
+
+__all__ = [
+    "PointsChampionship",
+    "PointsSimulation",
+    "points_scorer",
+    "points_statuses",
+]

@@ -1,0 +1,170 @@
+"""Exact statuses of points championships against brute force over every outcome."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring.forecast.exact import title_statuses
+from scoring.forecast.points import PointsChampionship, _Title, points_statuses
+from scoring.points import Entrant, Finish, Race, Scale, compute_standings
+
+LIMIT = 3000  # outcomes a brute-force example may enumerate
+
+
+def race(number: int, order: list[int], out: int, pole: int | None, bonus: int) -> Race:
+    n = len(order)
+    return Race(
+        number,
+        tuple(
+            Finish(d, p + 1, "finished" if p < n - out else "eliminated", bonus if d == pole else 0)
+            for p, d in enumerate(order)
+        ),
+    )
+
+
+def race_outcomes(number: int, drivers: list[int], pole_bonus: int) -> Iterator[Race]:
+    """Every result FD-79 allows: any order, any number eliminated (last), any pole or none."""
+    poles: list[int | None] = [None, *drivers] if pole_bonus else [None]
+    for order in itertools.permutations(drivers):
+        for out in range(len(drivers) + 1):
+            for pole in poles:
+                yield race(number, list(order), out, pole, pole_bonus)
+
+
+def per_race(n: int, pole: bool) -> int:
+    size = 1
+    for k in range(2, n + 1):
+        size *= k
+    return size * (n + 1) * ((n + 1) if pole else 1)
+
+
+@st.composite
+def championships(draw: st.DrawFn) -> PointsChampionship:
+    n = draw(st.integers(2, 5))
+    pole_bonus = draw(st.sampled_from([0, 0, 1, 3]))
+    size = per_race(n, bool(pole_bonus))
+    max_left = max(k for k in (1, 2, 3) if size**k <= LIMIT or k == 1)
+    if size > LIMIT:
+        pole_bonus = 0
+    left = draw(st.integers(1, max_left))
+    played = draw(st.integers(0, 3))
+    team_names = draw(st.sampled_from([(), ("A", "B"), ("A", "B", "C")]))
+    entrants = tuple(
+        Entrant(
+            i + 1,
+            f"D{i + 1}",
+            team_names[draw(st.integers(0, len(team_names) - 1))] if team_names else None,
+        )
+        for i in range(n)
+    )
+    table = tuple(
+        sorted(
+            draw(st.lists(st.sampled_from([10, 8, 6, 5, 4, 3, 2, 1, 0]), min_size=1, max_size=n)),
+            reverse=True,
+        )
+    )
+    scale = Scale(table, draw(st.booleans()), draw(st.integers(0, 2)))
+    races = []
+    ids = [e.id for e in entrants]
+    for k in range(played):
+        order = draw(st.permutations(ids))
+        out = draw(st.integers(0, n))
+        pole = draw(st.sampled_from([None, *ids])) if pole_bonus else None
+        races.append(race(k + 1, list(order), out, pole, pole_bonus))
+    return PointsChampionship(entrants, tuple(races), scale, played + left, pole_bonus=pole_bonus)
+
+
+def brute_force(champ: PointsChampionship) -> dict[str, dict[object, set[bool]]]:
+    """For each title and entrant, whether it wins in some / every outcome."""
+    ids = [e.id for e in champ.entrants]
+    first = champ.next_number
+    per = [list(race_outcomes(first + i, ids, champ.pole_bonus)) for i in range(champ.events_left)]
+    seen: dict[str, dict[object, set[bool]]] = {"drivers": {d: set() for d in ids}}
+    if champ.teams:
+        seen["teams"] = {t: set() for t in champ.teams}
+    for combo in itertools.product(*per):
+        standings = compute_standings(champ.entrants, [*champ.races, *combo], champ.scale)
+        for d in standings.drivers:
+            seen["drivers"][d.driver].add(d.rank == 1)
+        for t in standings.teams:
+            seen["teams"][t.team].add(t.rank == 1)
+    return seen
+
+
+@settings(max_examples=45, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(championships())
+def test_statuses_match_brute_force(champ: PointsChampionship) -> None:
+    truth = brute_force(champ)
+    statuses = points_statuses(champ)
+    assert set(statuses) == set(truth)
+    for title, status in statuses.items():
+        for row in status.entrants:
+            outcomes = truth[title][row.entrant]
+            expected = (
+                "clinched"
+                if outcomes == {True}
+                else "eliminated"
+                if True not in outcomes
+                else "open"
+            )
+            assert row.status == expected, (title, row, outcomes)
+            if row.status == "open":
+                assert row.scenario is not None
+            else:
+                assert row.reason is not None and row.reason.text()
+
+
+def test_reason_sentence_has_the_figures() -> None:
+    entrants = (Entrant(1, "Ana"), Entrant(2, "Eva"))
+    races = (race(1, [1, 2], 0, None, 0), race(2, [1, 2], 0, None, 0))
+    # Ana 20, Eva 8 after two races of a (10, 4) table: 12 behind, at most 10 to win.
+    champ = PointsChampionship(entrants, races, Scale((10, 4)), total_races=3)
+    status = points_statuses(champ)["drivers"].by_entrant()
+    assert status[2].status == "eliminated"
+    assert status[2].reason is not None
+    assert status[2].reason.code == "cannot_catch"
+    assert status[2].reason.params["behind"] == 12
+    assert status[2].reason.params["max_gain"] == 10
+    assert status[2].reason.text() == (
+        "Eva cannot catch Ana: 12 points behind with one race left, at most 10 to win"
+    )
+    assert status[1].status == "clinched"
+    assert status[1].reason is not None and "clinched" in status[1].reason.text()
+
+
+def test_cannot_beat_all_needs_the_integer_program() -> None:
+    # Three drivers, one race left, every car scores (FD-71 off): C can pass A alone and B
+    # alone, but not both: whoever is 2nd behind C scores 8 and stays ahead.
+    entrants = (Entrant(1, "A"), Entrant(2, "B"), Entrant(3, "C"))
+    scale = Scale((10, 8, 7), finishers_only=False)
+    history = (Race(1, (Finish(1, 1), Finish(2, 2), Finish(3, 3))),)
+    champ = PointsChampionship(entrants, history, scale, total_races=2)
+    # A 10, B 8, C 7: C wins (17); A, B take 8 and 7 -> one of them reaches 18 or 15...
+    statuses = points_statuses(champ)["drivers"].by_entrant()
+    truth = brute_force(champ)["drivers"]
+    for d in (1, 2, 3):
+        expected = "eliminated" if True not in truth[d] else "open"
+        assert statuses[d].status == expected
+
+
+def test_no_race_left_is_decided() -> None:
+    entrants = (Entrant(1, "Ana"), Entrant(2, "Eva"))
+    champ = PointsChampionship(
+        entrants, (race(1, [2, 1], 0, None, 0),), Scale((10, 8)), total_races=1
+    )
+    rows = points_statuses(champ)["drivers"].by_entrant()
+    assert rows[2].status == "clinched" and rows[1].status == "eliminated"
+    assert rows[1].reason is not None and rows[1].reason.code == "decided"
+
+
+def test_unbounded_bonus_leaves_everyone_open() -> None:
+    entrants = (Entrant(1, "Ana"), Entrant(2, "Eva"))
+    champ = PointsChampionship(
+        entrants, (race(1, [2, 1], 0, None, 0),) * 1, Scale((10, 0)), total_races=2, bonus_max=None
+    )
+    title = title_statuses(_Title(champ, teams=False))
+    assert {r.status for r in title.entrants} == {"open"}
