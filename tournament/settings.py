@@ -64,6 +64,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Outside everything below, so that their errors under /api/ are JSON too.
+    "tournament.middleware.APIErrorsAsJSONMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -236,6 +238,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON nested deeper than any request needs is a 400, not a RecursionError (500).
+    "DEFAULT_PARSER_CLASSES": [
+        "tournament.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "tournament.competitions.errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
@@ -281,10 +289,18 @@ X_FRAME_OPTIONS = "DENY"
 # For example security.W021 (HSTS preload is the domain owner's opt-in; docker/compose.yaml).
 SILENCED_SYSTEM_CHECKS = env_list("SILENCED_SYSTEM_CHECKS")
 
+# One handler, on the root logger: every logger propagates to it, so each line is printed once.
+# Django's own default configuration (applied before this one) gives the "django" logger a console
+# handler of its own too (shown under DEBUG): naming the logger here without handlers removes
+# it, or every django.* line (requests, 404s, errors) came out twice. Celery's worker and beat
+# replace the root handler by theirs (worker_hijack_root_logger), which stays the only one.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
-    "loggers": {"tournament": {"level": env_str("LOG_LEVEL", "INFO"), "propagate": True}},
+    "loggers": {
+        "tournament": {"level": env_str("LOG_LEVEL", "INFO"), "propagate": True},
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+    },
 }

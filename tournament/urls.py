@@ -10,7 +10,11 @@ from rest_framework.routers import DefaultRouter
 
 from tournament.championships import api as championships_api
 from tournament.clubs.api import ClubViewSet, TokenView
-from tournament.clubs.auth import ThrottledAdminAuthenticationForm, ThrottledLoginView
+from tournament.clubs.auth import (
+    ThrottledAdminAuthenticationForm,
+    ThrottledLoginView,
+    throttled_admin_login,
+)
 from tournament.rallies import api as rallies_api
 from tournament.tours.api import TourViewSet
 
@@ -28,6 +32,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include(router.urls)),
+    # Before the admin's own route: a refused sign-in answers 429 there too (clubs/auth.py).
+    path("admin/login/", throttled_admin_login),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switcher on every page
     path("login/", ThrottledLoginView.as_view(), name="login"),

@@ -119,11 +119,26 @@ def test_the_admin_login_is_throttled_too(users, client_ip):
     users["organiser"].is_staff = True
     users["organiser"].save(update_fields=["is_staff"])
     client = Client(REMOTE_ADDR=client_ip)
-    for n in range(settings.PODIUM_LOGIN_MAX_FAILURES):
-        client.post("/admin/login/", {"username": "organiser", "password": f"guess-{n}"})
+    codes = [
+        client.post(
+            "/admin/login/", {"username": "organiser", "password": f"guess-{n}"}
+        ).status_code
+        for n in range(settings.PODIUM_LOGIN_MAX_FAILURES)
+    ]
+    assert codes == [200] * settings.PODIUM_LOGIN_MAX_FAILURES
     answer = client.post("/admin/login/", {"username": "organiser", "password": PASSWORD})
+    # The same answer as /login/ and the API give (it was a 200 with the message).
+    assert answer.status_code == 429
     assert "Too many failed sign-ins" in answer.content.decode()
     assert "_auth_user_id" not in client.session
+    # The admin's own sign-in page still works: another address signs in and is sent on.
+    elsewhere = Client(REMOTE_ADDR=client_ip.rsplit(".", 1)[0] + ".255")
+    page = elsewhere.get("/admin/login/")
+    assert page.status_code == 200 and 'name="password"' in page.content.decode()
+    signed_in = elsewhere.post(
+        "/admin/login/?next=/admin/", {"username": "organiser", "password": PASSWORD}
+    )
+    assert signed_in.status_code == 302 and signed_in["Location"] == "/admin/"
 
 
 @override_settings(CACHES=UNREACHABLE_CACHE)

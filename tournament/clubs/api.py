@@ -13,6 +13,7 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from tournament.clubs.auth import CacheTolerantScopedRateThrottle
 from tournament.clubs.models import Club, Membership, Role, role_in
@@ -108,3 +109,5 @@ class TokenView(ObtainAuthToken):
 
     throttle_classes = [CacheTolerantScopedRateThrottle]
     throttle_scope = "auth"
+    # ObtainAuthToken names DRF's parsers itself: use the project's (a bounded JSON depth).
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES

@@ -114,6 +114,22 @@ class ThrottledLoginView(LoginView):
         return response
 
 
+def throttled_admin_login(request: HttpRequest, extra_context: Any = None) -> HttpResponse:
+    """``/admin/login/``: the admin's own sign-in page, answering 429 while it refuses.
+
+    The admin builds its login view itself (``AdminSite.login``), so ``ThrottledLoginView``'s
+    ``form_invalid`` never runs there: the refusal showed the message with a 200, where
+    ``/login/`` and the API answer 429. The refused form says so (``throttled``).
+    """
+    from django.contrib import admin
+
+    response = admin.site.login(request, extra_context)
+    form = (getattr(response, "context_data", None) or {}).get("form")
+    if getattr(form, "throttled", False):
+        response.status_code = 429
+    return response
+
+
 class CacheTolerantScopedRateThrottle(ScopedRateThrottle):
     """DRF's scoped throttle that lets requests through while the cache is unreachable.
 
