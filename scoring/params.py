@@ -13,17 +13,16 @@ import typing
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
+from scoring.issues import EngineError
+
 T = TypeVar("T")
 
 
-class ParamError(ValueError):
+class ParamError(EngineError):
     """A parameter value the rules cannot accept; ``code`` lets the service translate it."""
 
     def __init__(self, message: str, code: str = "invalid", **params: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.params = params
+        super().__init__(message, code, **params)
 
 
 Check = Callable[[Any], Any]

@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from scoring.issues import EngineError
 
 
-class FlammeRougeError(ValueError):
-    """Base of every input or simulation error; the service translates by ``code``."""
-
-    def __init__(self, message: str, code: str, **params: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.params = params
-
-    def to_json(self) -> dict[str, Any]:
-        """The error as the API shows it."""
-        return {"code": self.code, "message": self.message, "params": self.params}
+class FlammeRougeError(EngineError):
+    """Base of every input or simulation error: ``FlammeRougeError(message, code, **params)``."""
 
 
 class SetupError(FlammeRougeError):

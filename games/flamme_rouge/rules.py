@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.grand_tour.rules import _timing, _tokens
+from scoring.grand_tour.rules import check_timing, check_tokens
 from scoring.params import ParamError, as_int, param
 
 UNLIMITED = "unlimited"
@@ -98,10 +98,10 @@ class StageRules:
     breakaway_variant: bool = False  # FR-34
     slipstream_past_line: bool = True  # FR-37
     max_rounds: int = param(100, check=_bounded(1, 1000))  # FR-45
-    timing_flat: tuple[int, ...] = param((50, 40, 30, 20, 10, 0), check=_timing)  # FR-47
-    timing_ascent: tuple[int, ...] = param((40, 30, 20, 10, 0), check=_timing)
-    major_tokens: tuple[int, ...] = param((4, 3, 2), check=_tokens)  # FR-53
-    minor_tokens: tuple[int, ...] = param((3, 1), check=_tokens)
+    timing_flat: tuple[int, ...] = param((50, 40, 30, 20, 10, 0), check=check_timing)  # FR-47
+    timing_ascent: tuple[int, ...] = param((40, 30, 20, 10, 0), check=check_timing)
+    major_tokens: tuple[int, ...] = param((4, 3, 2), check=check_tokens)  # FR-53
+    minor_tokens: tuple[int, ...] = param((3, 1), check=check_tokens)
     slipstream_reaches_stacks: bool = True  # FR-54
     dummies_take_tokens: bool = True  # FR-55
     dummy_empty_value: int = param(2, check=_bounded(1, 12))  # FR-58

@@ -25,7 +25,7 @@ from scoring.formula_d.standings import (
     TeamStanding,
     compute_standings,
 )
-from scoring.formula_d.validation import ResultIssue, parse_race_results, validate_race_results
+from scoring.formula_d.validation import parse_race_results, validate_race_results
 
 __all__ = [
     "POINTS_PRESETS",
@@ -37,7 +37,6 @@ __all__ = [
     "FormulaDRules",
     "RaceEntry",
     "RaceResult",
-    "ResultIssue",
     "Standings",
     "TeamStanding",
     "build_formula_d_rules",

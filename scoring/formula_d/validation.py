@@ -1,46 +1,25 @@
 """Validation of submitted Formula D race results (FD-78, FD-79) as a pure function.
 
 :func:`validate_race_results` reads the raw JSON rows and returns every problem as a
-:class:`ResultIssue` (row index, field, stable code, English message, params); the service maps
-them to a 400 and stores nothing. :func:`parse_race_results` turns valid rows into
+:class:`scoring.issues.Issue` (row index, field, stable code, English message, params); the
+service maps them to a 400 and stores nothing. :func:`parse_race_results` turns valid rows into
 :class:`~scoring.formula_d.standings.RaceEntry` objects.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from scoring.formula_d.rules import ZONES, FormulaDRules
 from scoring.formula_d.standings import RaceEntry
+from scoring.issues import Issue, by_row
 
 FIELDS = ("driver", "position", "status", "laps", "elimination_order", "wp_left", "pole")
 REQUIRED = ("driver", "position", "status", "laps")
 STATUSES = ("finished", "eliminated")
-
-
-@dataclass(frozen=True)
-class ResultIssue:
-    """One reason to reject a submission; ``row`` is None for problems of the whole list."""
-
-    row: int | None
-    field: str | None
-    code: str
-    message: str
-    params: dict[str, Any] = dataclasses.field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "row": self.row,
-            "field": self.field,
-            "code": self.code,
-            "message": self.message,
-            "params": dict(self.params),
-        }
 
 
 def _is_int(value: Any) -> bool:
@@ -56,15 +35,15 @@ def validate_race_results(
     rules: FormulaDRules,
     rule_set: str = "basic",
     builds: Mapping[int, Mapping[str, int]] | None = None,
-) -> list[ResultIssue]:
+) -> list[Issue]:
     """Every FD-79 problem of ``rows`` for a race of ``laps`` laps entered by ``race_drivers``.
 
     ``builds`` gives drivers' own zone spreads (FD-59) for the advanced ``wp_left`` check.
     """
-    issues: list[ResultIssue] = []
+    issues: list[Issue] = []
 
     def add(row: int | None, fld: str | None, code: str, message: str, **params: Any) -> None:
-        issues.append(ResultIssue(row, fld, code, message, params))
+        issues.append(Issue(code=code, message=message, index=row, field=fld, params=params))
 
     if not isinstance(rows, (list, tuple)):
         add(None, None, "not_list", "Results must be a list of entries.")
@@ -114,8 +93,7 @@ def validate_race_results(
     poles = [i for i, row in good if row.get("pole") is True]
     if len(poles) > 1:
         add(None, "pole", "multiple_pole", "Only one car can start from pole.", rows=poles)
-    issues.sort(key=lambda x: (x.row is None, x.row if x.row is not None else 0))
-    return issues
+    return by_row(issues)
 
 
 def _check_drivers(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from scoring.grand_tour.model import (
     ExhaustionRow,
-    Issue,
     Rider,
     RiderPointsRow,
     RiderResult,
@@ -33,6 +32,7 @@ from scoring.grand_tour.rules import ClassificationTP, GrandTourRules
 from scoring.grand_tour.serialization import standings_from_json, standings_to_json
 from scoring.grand_tour.standings import compute_standings, initial_standings
 from scoring.grand_tour.validation import validate_stage_results
+from scoring.issues import Issue
 
 __all__ = [
     "ClassificationTP",

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 Role = Literal["rouleur", "sprinteur"]
 Finish = Literal["flat", "ascent"]
@@ -69,22 +68,6 @@ class RiderResult:
 class StageResults:
     number: int
     rows: tuple[RiderResult, ...]
-
-
-@dataclass(frozen=True)
-class Issue:
-    """One reason a stage result is rejected (GT-11).
-
-    ``index`` is the row's index in the submitted list (``None`` for the list as a whole),
-    ``field`` the row field at fault; ``code`` and ``params`` let the service translate ``message``.
-    """
-
-    code: str
-    message: str
-    index: int | None = None
-    field: str | None = None
-    # Qualified: the ``field`` attribute above shadows dataclasses.field in this class body.
-    params: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
 # ---- output -----------------------------------------------------------------------------------

@@ -12,8 +12,11 @@ from scoring.params import ParamError, as_int_tuple, param
 CLASSIFICATIONS = ("general", "sprint", "mountain", "team")
 
 
-def _timing(value: Any) -> tuple[int, ...]:
-    # GT-2.4: strictly decreasing and below 60 (a minute is a Time token, not seconds).
+def check_timing(value: Any) -> tuple[int, ...]:
+    """GT-2.4 timing values: strictly decreasing and below 60 (a minute is a Time token).
+
+    Public: the Flamme Rouge stage rules (``games.flamme_rouge.rules``) share these parameters.
+    """
     values = as_int_tuple(value, allow_empty=False)
     if any(v >= 60 for v in values):
         raise ParamError("Timing values must be below 60.", "timing_below_60")
@@ -22,7 +25,8 @@ def _timing(value: Any) -> tuple[int, ...]:
     return values
 
 
-def _tokens(value: Any) -> tuple[int, ...]:
+def check_tokens(value: Any) -> tuple[int, ...]:
+    """Token counts of a sprint or summit stack: non-negative, at least one (shared with FR)."""
     return as_int_tuple(value, minimum=0, allow_empty=False)
 
 
@@ -88,11 +92,11 @@ class GrandTourRules:
     """Every ``[param]`` of grand_tour.md. Timing and token values are shared with the stage."""
 
     max_teams: int = param(6, check=lambda v: _bounded(v, 2, 6))
-    timing_flat: tuple[int, ...] = param((50, 40, 30, 20, 10, 0), check=_timing)
-    timing_ascent: tuple[int, ...] = param((40, 30, 20, 10, 0), check=_timing)
+    timing_flat: tuple[int, ...] = param((50, 40, 30, 20, 10, 0), check=check_timing)
+    timing_ascent: tuple[int, ...] = param((40, 30, 20, 10, 0), check=check_timing)
     timing_tile: bool = True
-    major_tokens: tuple[int, ...] = param((4, 3, 2), check=_tokens)
-    minor_tokens: tuple[int, ...] = param((3, 1), check=_tokens)
+    major_tokens: tuple[int, ...] = param((4, 3, 2), check=check_tokens)
+    minor_tokens: tuple[int, ...] = param((3, 1), check=check_tokens)
     podium_tp: tuple[int, ...] = param((3, 2, 1), check=as_int_tuple)
     jersey_needs_points: bool = True
     rest_day_tp: int = param(1, check=lambda v: _bounded(v, 0, 100))

@@ -11,8 +11,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from scoring.grand_tour.model import Issue, Rider, RiderResult, StageSpec, TourSetup
+from scoring.grand_tour.model import Rider, RiderResult, StageSpec, TourSetup
 from scoring.grand_tour.rules import GrandTourRules
+from scoring.issues import Issue
 
 # Row fields that may never be negative (GT-11.3); exhaustion has its own code (GT-11.6).
 _NON_NEGATIVE = ("minutes", "seconds", "sprint_points", "mountain_points")

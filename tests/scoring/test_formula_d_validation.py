@@ -33,7 +33,7 @@ def codes(rows: Any, **kw: Any) -> set[tuple[int | None, str | None, str]]:
         "rules": FormulaDRules(),
     }
     args.update(kw)
-    return {(i.row, i.field, i.code) for i in validate_race_results(rows, **args)}
+    return {(i.index, i.field, i.code) for i in validate_race_results(rows, **args)}
 
 
 def test_a_valid_submission_has_no_issue() -> None:

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.utils import translation
 
 from scoring.grand_tour import validation
-from scoring.grand_tour.model import Issue
+from scoring.issues import Issue
 from tests.conftest import stage_rows
 from tests.web.test_results_form import form_data
 from tournament.tours.messages import TEMPLATES, issues_to_errors

@@ -100,5 +100,5 @@ def translate_issue(issue: Any, names: Mapping[int, str]) -> str:
 def issues_to_errors(issues: Iterable[Any], row_count: int, names: Mapping[int, str]) -> Any:
     """``{"results": [{field: [msg]}, …]}``: issues of a row nested under its index (API.md)."""
     return nest_row_errors(
-        ((issue.row, issue.field, translate_issue(issue, names)) for issue in issues), row_count
+        ((issue.index, issue.field, translate_issue(issue, names)) for issue in issues), row_count
     )
