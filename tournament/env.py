@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from scoring.digits import parse_digits
+
 TRUE = {"1", "true", "yes", "on"}
 FALSE = {"0", "false", "no", "off", ""}
 
@@ -30,4 +32,9 @@ def env_str(name: str, default: str = "") -> str:
 
 def env_int(name: str, default: int) -> int:
     raw = os.environ.get(name)
-    return default if raw in (None, "") else int(raw)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return parse_digits(raw.strip(), signed=True)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number (digits 0-9), not {raw!r}") from None
