@@ -23,7 +23,6 @@ from scoring.points.championship import (
 from scoring.points.presets import DEFAULT_LEAGUE_POINTS, LEAGUE_POINTS_PRESETS, points_table
 from scoring.points.validation import (
     DNF,
-    FinishIssue,
     parse_finishes,
     validate_finishing_order,
 )
@@ -36,7 +35,6 @@ __all__ = [
     "DriverStanding",
     "Entrant",
     "Finish",
-    "FinishIssue",
     "Race",
     "Scale",
     "Standings",

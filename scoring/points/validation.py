@@ -3,18 +3,18 @@
 Rows are ``{"driver", "position", "status", "bonus"}``: every entered driver exactly once,
 positions exactly 1..n, every ``dnf`` after every ``finished`` (FD-41's "finishers first"), and
 ``bonus`` (an integer >= 0) only where the league allows it. :func:`validate_finishing_order`
-returns every problem with a stable code (the service translates it); :func:`parse_finishes`
-turns valid rows into :class:`~scoring.points.championship.Finish` objects.
+returns every problem as a :class:`~scoring.issues.Issue` with a stable code (the service
+translates it); :func:`parse_finishes` turns valid rows into
+:class:`~scoring.points.championship.Finish` objects.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from scoring.issues import Issue, by_row
 from scoring.points.championship import FINISHED, Finish
 
 DNF = "dnf"
@@ -23,29 +23,18 @@ FIELDS = ("driver", "position", "status", "bonus")
 REQUIRED = ("driver", "position", "status")
 
 
-@dataclass(frozen=True)
-class FinishIssue:
-    """One reason to reject a submission; ``row`` is None for problems of the whole list."""
-
-    row: int | None
-    field: str | None
-    code: str
-    message: str
-    params: dict[str, Any] = dataclasses.field(default_factory=dict)
-
-
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def validate_finishing_order(
     rows: Any, *, entered: Sequence[int], known: Sequence[int], bonus_allowed: bool
-) -> list[FinishIssue]:
+) -> list[Issue]:
     """Every problem of ``rows`` for a race entered by ``entered`` (of the ``known`` drivers)."""
-    issues: list[FinishIssue] = []
+    issues: list[Issue] = []
 
     def add(row: int | None, fld: str | None, code: str, message: str, **params: Any) -> None:
-        issues.append(FinishIssue(row, fld, code, message, params))
+        issues.append(Issue(code=code, message=message, index=row, field=fld, params=params))
 
     if not isinstance(rows, (list, tuple)):
         add(None, None, "not_list", "Results must be a list of entries.")
@@ -76,8 +65,7 @@ def validate_finishing_order(
             good.append((i, row))
     _check_drivers(good, list(entered), set(known), add)
     _check_positions(good, len(entered), add)
-    issues.sort(key=lambda x: (x.row is None, x.row if x.row is not None else 0))
-    return issues
+    return by_row(issues)
 
 
 def _check_drivers(

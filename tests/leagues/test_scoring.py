@@ -159,7 +159,7 @@ def test_formula_d_standings_are_the_neutral_ones(
 def codes(rows: Any, *, entered: tuple[int, ...] = (1, 2, 3), bonus: bool = False) -> list[Any]:
     known = (1, 2, 3, 4)
     issues = validate_finishing_order(rows, entered=entered, known=known, bonus_allowed=bonus)
-    return [(i.row, i.field, i.code) for i in issues]
+    return [(i.index, i.field, i.code) for i in issues]
 
 
 def rows(*spec: tuple[int, int, str], **extra: Any) -> list[dict[str, Any]]:
