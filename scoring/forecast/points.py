@@ -18,7 +18,9 @@ import numpy as np
 
 from scoring.forecast.exact import Ranked, title_statuses
 from scoring.forecast.model import Scenario, ScenarioEvent, TitleStatus
+from scoring.forecast.montecarlo import Scorer, SimulationSpec
 from scoring.forecast.slots import Assignment, Block, Rival, Slot, SlotProblem
+from scoring.forecast.strengths import Strengths
 from scoring.points import Entrant, Finish, Race, Scale, Standings, compute_standings
 
 ELIMINATED = "eliminated"
@@ -278,28 +280,33 @@ def points_statuses(champ: PointsChampionship) -> dict[str, TitleStatus]:
 
 @dataclass(frozen=True)
 class PointsSimulation:
-    """How a simulated race is filled in beyond its finishing order (drawn per race).
+    """How a simulated race is filled in beyond its finishing order.
 
-    ``dnf_counts``: the numbers of non-finishers seen per race so far (one is drawn per
-    simulated race; the last cars of the drawn order are the non-finishers); ``pole`` draws the
-    pole sitter as the winner of an independent order from the same strengths.
+    ``dnf_counts``: numbers of non-finishers seen per race (the club's own races, or a pool);
+    each simulated race draws one and the last cars of its order are the non-finishers (they
+    are always behind every finisher, FD-79). The pole (FD-72) goes to a driver drawn from the
+    same strengths (one PL winner).
     """
 
     dnf_counts: tuple[int, ...] = (0,)
 
 
-def points_scorer(
-    champ: PointsChampionship, sim: PointsSimulation | None = None
-) -> Callable[[Sequence[np.ndarray], np.random.Generator, np.ndarray], dict[str, list[int]]]:
-    """A scorer for :func:`scoring.forecast.montecarlo.simulate`: orders -> final ranks.
+def dnf_counts(races: Sequence[Race]) -> tuple[int, ...]:
+    """Non-finishers per resolved race, the draw pool of :class:`PointsSimulation`."""
+    return tuple(sum(1 for f in r.finishes if f.status != FINISHED) for r in races) or (0,)
 
-    Units are the championship's drivers in entry order; ranks come from the real standings.
+
+def points_scorer(champ: PointsChampionship, sim: PointsSimulation | None = None) -> Scorer:
+    """A scorer for :func:`scoring.forecast.montecarlo.simulate` (units: drivers, entry order).
+
+    Titles ``drivers`` and, with teams, ``teams`` (in ``champ.teams`` order); ranks come from
+    :func:`scoring.points.compute_standings`.
     """
     sim = sim or PointsSimulation()
     drivers = [e.id for e in champ.entrants]
     index = {d: i for i, d in enumerate(drivers)}
     team_index = {t: i for i, t in enumerate(champ.teams)}
-    dnf = np.array(sim.dnf_counts or (0,), dtype=np.int64)
+    pool = np.array(sim.dnf_counts or (0,), dtype=np.int64)
     cache: dict[tuple[int, int, bool, int], Finish] = {}
     first = champ.next_number
 
@@ -312,25 +319,24 @@ def points_scorer(
         return f
 
     def score(
-        orders: Sequence[np.ndarray], rng: np.random.Generator, strengths: np.ndarray
+        orders: Sequence[np.ndarray], uniforms: np.ndarray, theta: np.ndarray
     ) -> dict[str, list[int]]:
         races: list[Race] = []
+        weights = np.exp(theta - theta.max())
+        cumulative = np.cumsum(weights) / weights.sum()
         for k, order in enumerate(orders):
             n = len(order)
-            out = int(min(dnf[rng.integers(len(dnf))], n))
-            pole = -1
-            if champ.pole_bonus:
-                pole = int(np.argmax(strengths + rng.gumbel(size=len(strengths))))
-            finishes = tuple(
-                finish(
-                    drivers[u],
-                    p + 1,
-                    p < n - out,
-                    champ.pole_bonus if u == pole else 0,
+            out = int(min(pool[int(uniforms[k, 0] * len(pool))], n))
+            pole = int(np.searchsorted(cumulative, uniforms[k, 1])) if champ.pole_bonus else -1
+            races.append(
+                Race(
+                    first + k,
+                    tuple(
+                        finish(drivers[u], p + 1, p < n - out, champ.pole_bonus if u == pole else 0)
+                        for p, u in enumerate(order.tolist())
+                    ),
                 )
-                for p, u in enumerate(order.tolist())
             )
-            races.append(Race(first + k, finishes))
         standings = champ.standings(races)
         ranks = [0] * len(drivers)
         for row in standings.drivers:
@@ -346,9 +352,32 @@ def points_scorer(
     return score
 
 
+def points_spec(
+    champ: PointsChampionship, strengths: Strengths, *, block: int = 100
+) -> SimulationSpec:
+    """The simulation of the remaining races: every driver entered, titles as the scorer's."""
+    if tuple(strengths.units) != tuple(e.id for e in champ.entrants):
+        raise ValueError("strengths must be fitted on the drivers in entry order")
+    everyone = tuple(range(len(champ.entrants)))
+    titles: dict[str, tuple[Hashable, ...]] = {"drivers": tuple(e.id for e in champ.entrants)}
+    if champ.teams:
+        titles["teams"] = tuple(champ.teams)
+    return SimulationSpec(
+        strengths, (everyone,) * champ.events_left, titles, "drivers", extra_draws=2, block=block
+    )
+
+
+def finishing_orders(champ: PointsChampionship) -> list[list[int]]:
+    """Each resolved race's finishing order (by position), the input of the strength fit."""
+    return [[f.driver for f in sorted(r.finishes, key=lambda f: f.position)] for r in champ.races]
+
+
 __all__ = [
     "PointsChampionship",
     "PointsSimulation",
+    "dnf_counts",
+    "finishing_orders",
     "points_scorer",
+    "points_spec",
     "points_statuses",
 ]

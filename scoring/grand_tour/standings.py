@@ -50,7 +50,12 @@ def initial_standings(setup: TourSetup, rules: GrandTourRules) -> Standings:
 
 
 def compute_standings(
-    setup: TourSetup, stages: Sequence[StageResults], rules: GrandTourRules
+    setup: TourSetup,
+    stages: Sequence[StageResults],
+    rules: GrandTourRules,
+    *,
+    previous: Standings | None = None,
+    last_only: bool = False,
 ) -> list[Standings]:
     """The standings after each of ``stages`` (stages 1..k, in order, already valid).
 
@@ -58,6 +63,10 @@ def compute_standings(
     stages are not numbered 1..k, run past the tour's length, or do not list every rider of the
     tour exactly once with positions 1..n: the service validates results before resolving them,
     so that is a programming error, not a scorekeeper's.
+
+    ``previous`` resumes from the standings after stage k (``stages`` then start at k + 1) and
+    ``last_only`` returns only the standings after the last stage given: a forecast scores
+    thousands of simulated endings of one tour (scoring/forecast) and needs only the end.
     """
     riders = setup.riders
     team_of = {r.id: r.team_id for r in riders}
@@ -66,8 +75,16 @@ def compute_standings(
     mountain = {r.id: 0 for r in riders}
     podium_tp = {t.id: 0 for t in setup.teams}
     rest_tp = {t.id: 0 for t in setup.teams}
+    first = 1
+    if previous is not None and previous.after_stage is not None:
+        first = previous.after_stage + 1
+        time.update({row.rider: row.time for row in previous.general})
+        sprint.update({row.rider: row.points for row in previous.sprint})
+        mountain.update({row.rider: row.points for row in previous.mountain})
+        podium_tp.update({row.team: row.podium for row in previous.tour_points})
+        rest_tp.update({row.team: row.rest_days for row in previous.tour_points})
     out: list[Standings] = []
-    for expected, stage in enumerate(stages, start=1):
+    for expected, stage in enumerate(stages, start=first):
         _check_stage(setup, stage, expected)
         row_of = {row.rider: row for row in stage.rows}
         position = {row.rider: row.position for row in stage.rows}
@@ -79,6 +96,11 @@ def compute_standings(
         # GT-4.1: podium TP by position, as many places as the parameter pays.
         for row, value in zip(by_position, rules.podium_tp, strict=False):
             podium_tp[team_of[row.rider]] += value
+        final = stage.number == setup.stage_count
+        # GT-1.2: a Rest Day sits between two stages, so none follows the last one.
+        rest_day = stage.number in setup.rest_days_after and not final
+        if last_only and expected - first < len(stages) - 1 and not rest_day:
+            continue  # nothing of this stage's standings is kept or carried
 
         general = rank_general(riders, time, position)
         sprint_rows = rank_points(riders, sprint, position)
@@ -87,12 +109,11 @@ def compute_standings(
         team_rows = rank_teams(setup.teams, time, best)
         jerseys = award_jerseys(general, sprint_rows, mountain_rows, rules)
 
-        final = stage.number == setup.stage_count
-        # GT-1.2: a Rest Day sits between two stages, so none follows the last one.
-        rest_day = stage.number in setup.rest_days_after and not final
         awards = rest_day_awards(general, sprint_rows, mountain_rows, rules) if rest_day else ()
         for _, rider_id in awards:
             rest_tp[team_of[rider_id]] += rules.rest_day_tp
+        if last_only and expected - first < len(stages) - 1:
+            continue
         bonus = (
             classification_bonus(
                 setup.teams,
