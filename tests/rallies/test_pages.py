@@ -249,12 +249,12 @@ def test_live_log_preview(web, clients):
 
 def test_rally_cards_for_the_home_and_club_pages(clients, scored):
     from tournament.rallies.models import Rally
-    from tournament.rallies.views import rally_cards
+    from tournament.rallies.views import PAGES
 
     private = create_rally(clients["organiser"], name="Private", public=False)
     from django.contrib.auth.models import AnonymousUser
 
-    cards = rally_cards(Rally.objects.visible_to(AnonymousUser()))
+    cards = PAGES.cards(Rally.objects.visible_to(AnonymousUser()))
     assert [(c.name, c.url, c.state) for c in cards] == [
         ("Rali de Sintra", f"/rallies/{scored['id']}/", "running")
     ]

@@ -8,7 +8,8 @@ import pytest
 from django.test import Client
 
 from tests.conftest import PASSWORD, riders_of, stage_rows
-from tournament.tours.models import Stage
+from tournament.clubs.models import Club
+from tournament.tours.models import Rider, Stage, Team, Tour
 
 pytestmark = pytest.mark.django_db
 
@@ -96,3 +97,78 @@ def _other_tour(tour: dict[str, Any]) -> dict[str, Any]:
     from tests.conftest import tour_payload
 
     return tour_payload(club="porto", name="Porto Tour")
+
+
+def _tour_form(teams: list[dict[str, str]], stages: int = 2, **fields: Any) -> dict[str, Any]:
+    """The admin's "add tour" page as a browser posts it: the tour, its stages and teams."""
+    data: dict[str, Any] = {
+        "club": str(Club.objects.get(slug="velo-lisboa").pk),
+        "name": "Admin Tour",
+        "public": "on",
+        "seed": "5",
+        "rules": "{}",
+        "stages-TOTAL_FORMS": str(stages),
+        "stages-INITIAL_FORMS": "0",
+        "teams-TOTAL_FORMS": str(len(teams)),
+        "teams-INITIAL_FORMS": "0",
+        **fields,
+    }
+    for i in range(stages):
+        data |= {f"stages-{i}-number": str(i + 1), f"stages-{i}-name": f"Etapa {i + 1}"}
+        data |= {f"stages-{i}-finish": "flat", f"stages-{i}-stacks": "[]"}
+    for i, team in enumerate(teams):
+        data |= {f"teams-{i}-order": str(i + 1), **{f"teams-{i}-{k}": v for k, v in team.items()}}
+    return data
+
+
+def _team(name: str, rouleur: str = "", sprinteur: str = "") -> dict[str, str]:
+    return {"name": name, "player": "", "rouleur": rouleur, "sprinteur": sprinteur}
+
+
+def test_admin_creates_a_tour_checked_like_the_api(users):
+    client = _login(users, "organiser")
+    data = _tour_form([_team("Red", "Ana R", "Ana S"), _team("Blue", "Rui R", "Rui S")])
+    data["teams-0-rouleur_specialist"] = "grimpeur"
+    response = client.post("/admin/tours/tour/add/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    tour = Tour.objects.get(name="Admin Tour")
+    riders = Rider.objects.filter(team__tour=tour).order_by("team__order", "role")
+    assert [(r.team.name, r.name, r.role, r.specialist) for r in riders] == [
+        ("Red", "Ana R", "rouleur", "grimpeur"),
+        ("Red", "Ana S", "sprinteur", ""),
+        ("Blue", "Rui R", "rouleur", ""),
+        ("Blue", "Rui S", "sprinteur", ""),
+    ]
+    assert Stage.objects.filter(competition=tour).count() == 2
+    # The effective rules, as the API stores them (every parameter at its value).
+    assert tour.rules["podium_tp"] and len(tour.specialist_order) == 2
+    # The page shows the riders on their team's row again.
+    page = client.get(f"/admin/tours/tour/{tour.pk}/change/").content.decode()
+    assert 'value="Ana R"' in page and 'value="Rui S"' in page
+
+
+def test_admin_refuses_a_tour_whose_team_has_no_riders_and_stores_nothing(users):
+    client = _login(users, "organiser")
+    data = _tour_form([_team("Red", "Ana R", "Ana S"), _team("Blue")])
+    response = client.post("/admin/tours/tour/add/", data)
+    assert response.status_code == 200  # the page again, with the errors
+    html = response.content.decode()
+    # The API's message (tournament/tours/setup.py), on the row of the team that lacks riders.
+    assert "A team has exactly two riders: one rouleur and one sprinteur." in html
+    assert "errornote" in html
+    assert not Tour.objects.filter(name="Admin Tour").exists()
+    assert not Team.objects.exists() and not Rider.objects.exists() and not Stage.objects.exists()
+
+
+def test_admin_shows_each_set_up_error_where_it_belongs(users):
+    client = _login(users, "organiser")
+    # One team (the API wants 2 or more), a Rest Day after the last stage, an unknown rule.
+    data = _tour_form([_team("Red", "Ana R", "Ana S")], rules='{"no_such_rule": 1}')
+    data["stages-1-rest_day_after"] = "on"
+    response = client.post("/admin/tours/tour/add/", data)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "A tour has 2 to" in html  # above the teams
+    assert "A Rest Day sits between two stages" in html  # above the stages
+    assert "no_such_rule: Unknown rule parameter." in html  # on the rules box
+    assert not Tour.objects.exists() and not Stage.objects.exists()

@@ -11,10 +11,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.championships import services
 from tournament.championships.models import Race
-from tournament.competitions.errors import Conflict, InvalidInput
-from tournament.competitions.forms import apply_row_errors
+from tournament.competitions.forms import submit_rows
+from tournament.competitions.kinds import get_kind
+from tournament.competitions.models import Event
 
 ROW_FIELDS = ("position", "status", "laps", "elimination_order", "wp_left", "pole")
 BOUND = 100_000  # far above any real value; FD-79 gives the real ranges
@@ -66,7 +66,7 @@ def row_names(formset: Any, names: dict[int, str]) -> list[tuple[Any, str]]:
     return rows
 
 
-def submit_formset(formset: Any, *, race: Race, user: Any, version: int | None) -> Race | None:
+def submit_formset(formset: Any, *, race: Race, user: Any, version: int | None) -> Event | None:
     """Submit valid rows through the service; put its errors on the formset. None on error."""
     if not formset.is_valid():
         return None
@@ -86,16 +86,12 @@ def submit_formset(formset: Any, *, race: Race, user: Any, version: int | None) 
         if data.get("pole"):
             row["pole"] = True
         rows.append(row)
-    try:
-        return services.submit_race_results(
-            championship=race.competition,
-            number=race.number,
-            rows=rows,
-            by=user,
-            expected_version=version,
-        )
-    except InvalidInput as exc:
-        apply_row_errors(formset, exc.detail, ROW_FIELDS)
-    except Conflict as exc:
-        formset._non_form_errors = formset.error_class([str(exc.detail)])
-    return None
+    return submit_rows(
+        formset,
+        kind=get_kind("championship"),
+        event=race,
+        rows=rows,
+        user=user,
+        version=version,
+        row_fields=ROW_FIELDS,
+    )

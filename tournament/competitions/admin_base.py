@@ -1,11 +1,16 @@
-"""Admin scoping: organisers (``is_staff``) see and edit only their clubs' objects."""
+"""Admin scoping: organisers (``is_staff``) see and edit only their clubs' objects; and the one
+set-up check of every game run over a competition's admin page (:class:`SetupAdmin`).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -192,3 +197,206 @@ class SnapshotAdmin(ReadOnlyAdmin):
     club_path = "competition__club"
     list_display = ["competition", "number", "computed_at"]
     readonly_fields = ["competition", "event", "number", "data", "computed_at"]
+
+
+# --- one set-up check for the admin and the API ---------------------------------------------
+#
+# A competition's admin page edits its set-up in pieces: the competition's form (rules, points)
+# and one inline per set-up list (stages, teams, drivers, races). Before anything is saved, the
+# pieces are put together in the shape of the API's create request and checked by the game's
+# own set-up serializer (``GameKind.setup_serializer``: the checks of tournament/<game>/setup.py,
+# the same as the API's); its errors go back onto the fields they name, and nothing is stored
+# (issue #13, item 8: the admin accepted a tour whose teams had no riders, and its first stage
+# then failed for good).
+#
+# How the pieces meet: Django builds the page's form, then its inline formsets (all bound to the
+# form's unsaved instance), then validates the form, then the formsets. ``SetupAdmin`` hands each
+# set-up formset the instance's list of set-up formsets (``get_formset_kwargs``); the form's
+# ``clean`` validates those formsets first and runs the check over everything. Errors added to a
+# formset's forms there make Django's own ``all_valid(formsets)`` fail a moment later.
+
+
+class SetupInline(ScopedInline):
+    """An inline whose rows are one list of the set-up (``setup_key``: "stages", "teams", …).
+
+    ``setup_row(form)`` is one row in the create request's shape; ``number_field`` (if any) is
+    the column that numbers the rows 1..n (the API numbers them by their place in the list).
+    """
+
+    setup_key: ClassVar[str]
+    number_field: ClassVar[str | None] = None
+
+    def setup_row(self, form: forms.ModelForm[Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        formset = super().get_formset(request, obj, **kwargs)  # type: ignore[misc]
+        formset.setup_inline = self
+        return formset
+
+
+class SetupFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
+    """The formset of a :class:`SetupInline`: joins its page's set-up check."""
+
+    setup_inline: SetupInline
+
+    def __init__(self, *args: Any, setup_formsets: list[Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if setup_formsets is not None:
+            setup_formsets.append(self)
+
+    def setup_forms(self) -> list[Any]:
+        """The forms that are rows of the set-up: not deleted, not blank extras; in order."""
+        rows = [
+            form
+            for form in self.forms
+            if not (self.can_delete and self._should_delete_form(form))
+            and (form.instance.pk is not None or form.has_changed())
+        ]
+        key = self.setup_inline.number_field
+        if key is not None:
+            rows.sort(key=lambda form: form.cleaned_data.get(key) or 0)
+        return rows
+
+
+class SetupForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A competition's admin form: runs the game's set-up check over the form and its inlines."""
+
+    setup_admin: ClassVar[SetupAdmin]
+    checked_setup: dict[str, Any] | None = None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        formsets = getattr(self.instance, "_podium_setup_formsets", None)
+        if formsets is not None and not self.setup_admin.setup_locked(self.instance):
+            self.checked_setup = run_setup_check(self, formsets)
+        return data
+
+
+def run_setup_check(form: SetupForm, formsets: list[SetupFormSet]) -> dict[str, Any] | None:
+    """The checked set-up of ``form`` and ``formsets``, or None with the errors on their fields.
+
+    Shape errors of a box (a number that is not one) are the forms' own; until they are fixed
+    the set-up is not checked, so each message is shown once.
+    """
+    valid = [formset.is_valid() for formset in formsets]  # every formset, for its errors
+    if not all(valid) or form.errors:
+        return None
+    rows: dict[str, list[dict[str, Any]]] = {}
+    forms_of: dict[str, list[Any]] = {}
+    for formset in formsets:
+        inline = formset.setup_inline
+        forms_of[inline.setup_key] = formset.setup_forms()
+        rows[inline.setup_key] = [inline.setup_row(f) for f in forms_of[inline.setup_key]]
+        if inline.number_field is not None:
+            numbers = [f.cleaned_data.get(inline.number_field) for f in forms_of[inline.setup_key]]
+            if numbers != list(range(1, len(numbers) + 1)):
+                set_non_form_errors(
+                    formset, [_("Number them 1 to %(n)s, one each.") % {"n": len(numbers)}]
+                )
+                return None
+    admin_page = form.setup_admin
+    kind = admin_page.kind()
+    serializer = kind.setup_serializer(data=admin_page.setup_data(form.cleaned_data, rows))
+    if serializer.is_valid():
+        checked: dict[str, Any] = serializer.validated_data
+        return checked
+    by_key = {formset.setup_inline.setup_key: formset for formset in formsets}
+    for key, detail in serializer.errors.items():
+        if key in by_key:
+            place_list_errors(by_key[key], forms_of[key], detail)
+        elif key in admin_page.error_lists:
+            set_non_form_errors(by_key[admin_page.error_lists[key]], error_messages(detail))
+        elif key in form.fields:
+            form.add_error(key, error_messages(detail))
+        else:
+            form.add_error(None, error_messages(detail))
+    return None
+
+
+def place_list_errors(formset: SetupFormSet, rows: list[Any], detail: Any) -> None:
+    """Errors of one set-up list: per row or of the whole list.
+
+    Row errors come as ``[{field: [msg]}, {}]`` (the game's checks) or ``{index: {field: [msg]}}``
+    (DRF's nested serializers); anything else is about the list as a whole.
+    """
+    if isinstance(detail, dict) and all(isinstance(key, int) for key in detail):
+        per_row = dict(detail)
+    elif isinstance(detail, list) and any(isinstance(item, dict) for item in detail):
+        per_row = dict(enumerate(detail))
+    else:
+        set_non_form_errors(formset, error_messages(detail))
+        return
+    for index, item in per_row.items():
+        if not 0 <= index < len(rows) or not isinstance(item, dict):
+            set_non_form_errors(formset, error_messages(item))
+            continue
+        form = rows[index]
+        for field, found in item.items():
+            form.add_error(field if field in form.fields else None, error_messages(found))
+
+
+def set_non_form_errors(formset: Any, messages: list[str]) -> None:
+    """Errors of the formset as a whole (shown above its rows); the formset is then invalid."""
+    formset._non_form_errors = formset.error_class(messages)
+
+
+def error_messages(detail: Any, prefix: str = "") -> list[str]:
+    """A DRF error detail at any depth as flat messages; a dict's keys prefix their messages."""
+    if isinstance(detail, dict):
+        return [m for key, value in detail.items() for m in error_messages(value, f"{key}: ")]
+    if isinstance(detail, list | tuple):
+        return [m for item in detail for m in error_messages(item, prefix)]
+    return [f"{prefix}{detail}"]
+
+
+class SetupAdmin(ClubScopedAdmin):
+    """A competition's admin page whose set-up is checked by its game, as the API checks it.
+
+    A game declares ``kind_label``, its set-up inlines (:class:`SetupInline` with
+    ``formset = SetupFormSet``) and ``setup_data(cleaned, rows)``: the create request's set-up
+    from the form's cleaned data and each inline's rows. ``error_lists`` names the inline that
+    shows a set-up key's errors when no field of the page holds that key (``rest_days_after``).
+    """
+
+    form = SetupForm
+    kind_label: ClassVar[str]
+    error_lists: ClassVar[Mapping[str, str]] = {}
+
+    def kind(self) -> Any:
+        from tournament.competitions.kinds import get_kind
+
+        return get_kind(self.kind_label)
+
+    def setup_data(
+        self, cleaned: dict[str, Any], rows: dict[str, list[dict[str, Any]]]
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def setup_locked(self, competition: Any) -> bool:
+        """Whether results exist (then the set-up is read-only and nothing is re-checked)."""
+        from tournament.competitions.services import results_stored
+
+        return competition.pk is not None and results_stored(self.kind().event_model, competition)
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        form = super().get_form(request, obj, change, **kwargs)
+        form.setup_admin = self
+        return form
+
+    def get_formset_kwargs(
+        self, request: HttpRequest, obj: Any, inline: Any, prefix: str
+    ) -> dict[str, Any]:
+        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
+        if isinstance(inline, SetupInline):
+            # One list per page: the form and every set-up formset share the unsaved instance.
+            kwargs["setup_formsets"] = obj.__dict__.setdefault("_podium_setup_formsets", [])
+        return kwargs
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        if getattr(form, "checked_setup", None) is not None:
+            # The effective values the check computed (rules with their defaults), as the API.
+            self.kind().apply_setup(obj, form.checked_setup)
+        super().save_model(request, obj, form, change)

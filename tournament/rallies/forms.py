@@ -11,6 +11,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournament.competitions.forms import apply_row_errors
+
 ROW_FIELDS = ("status", "time", "log", "penalties")
 
 
@@ -93,32 +95,5 @@ def sheet_rows(formset: Any) -> list[dict[str, Any]]:
 
 
 def apply_errors(formset: Any, detail: Any) -> None:
-    """Put ``{"results": [{field: [msg]}] | [msg], "non_field_errors": [...]}`` on the forms."""
-    results = detail.get("results") if isinstance(detail, dict) else None
-    general: list[str] = []
-    if isinstance(results, list):
-        for index, item in enumerate(results):
-            if isinstance(item, dict) and index < len(formset.forms):
-                form = formset.forms[index]
-                for field, messages in item.items():
-                    target = field if field in ROW_FIELDS else None
-                    for message in _flatten(messages):
-                        form.add_error(target, message)
-            elif isinstance(item, str):
-                general.append(item)
-    for key, messages in detail.items() if isinstance(detail, dict) else []:
-        if key != "results":
-            general.extend(_flatten(messages))
-    if general:
-        formset._non_form_errors = formset.error_class(general)
-
-
-def _flatten(messages: Any) -> list[str]:
-    """Nested penalty errors (``[{"seconds": [...]}]``) as one list of messages."""
-    if isinstance(messages, str):
-        return [messages]
-    if isinstance(messages, dict):
-        return [m for value in messages.values() for m in _flatten(value)]
-    if isinstance(messages, list):
-        return [m for value in messages for m in _flatten(value)]
-    return [str(messages)]
+    """Put the service's ``{"results": [{field: [msg]}] | [msg], …}`` errors on the forms."""
+    apply_row_errors(formset, detail, ROW_FIELDS)

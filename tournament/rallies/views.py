@@ -2,7 +2,8 @@
 and the scorekeeper's stage sheet with a preview of the computed times before saving.
 
 Every page reads a fixed number of queries whatever the rally's size: the rally with its stages
-and drivers prefetched, and all its snapshots in one query (``pages``).
+and drivers prefetched, and all its snapshots in one query (``pages``). The addresses come from
+``PAGES`` and the registry (``tournament.web.pages``).
 """
 
 from __future__ import annotations
@@ -12,52 +13,33 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
-from django.urls import reverse
+from django.urls import path
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
+from tournament.competitions import services as workflow
 from tournament.competitions.errors import Conflict, InvalidInput, VersionConflict
+from tournament.competitions.kinds import AnyKind, get_kind
 from tournament.rallies import pages, services
 from tournament.rallies.forms import DriverRowFormSet, apply_errors, initial_rows, sheet_rows
-from tournament.rallies.models import RallyStage
-from tournament.web.access import event_number, may_write, require_write_role
-from tournament.web.components import CompetitionCard, competition_cards
+from tournament.rallies.models import Rally, RallyStage
+from tournament.web import pages as web_pages
+from tournament.web.access import may_write, require_write_role
 
 
-def rally_cards(queryset: Any) -> list[CompetitionCard]:
-    """Cards of rallies for the home and club pages (for ``tournament.web.views``); one query."""
-    return competition_cards(
-        queryset,
-        events="stages",
-        kind_label=_("Rally"),
-        url_name="rallies:rally",
-        progress=lambda done, total: (
-            _("%(done)s of %(total)s stages") % {"done": done, "total": total}
-        ),
-    )
-
-
-def _after(request: HttpRequest, name: str) -> int | None:
-    raw = request.GET.get(name, "")
-    if raw == "":
-        return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise BadRequest(_("%(name)s must be a whole number.") % {"name": name}) from None
+def _kind() -> AnyKind:
+    return get_kind("rally")
 
 
 @require_safe
 def rally(request: HttpRequest, pk: int) -> HttpResponse:
     """Stages, the overall classification, stage times and the time-gap chart."""
     rally = pages.get_rally(pk, request.user)
-    snapshots = pages.load_snapshots(rally)
-    try:
-        data = pages.standings_after(rally, snapshots, _after(request, "after_stage"))
-    except InvalidInput as exc:
-        raise BadRequest(str(exc.detail)) from None  # as the API: outside 1..through is a 400
+    snapshots = web_pages.load_snapshots(_kind(), rally)
+    data = web_pages.standings(_kind(), rally, web_pages.after_param(request, _kind()), snapshots)
     shown = data.get("after_stage")
     names = pages.names_of(rally)
     stages = list(rally.stages.all())
@@ -82,7 +64,8 @@ def championship(request: HttpRequest, pk: int) -> HttpResponse:
     championship = pages.get_championship(pk, request.user)
     try:
         data = services.rally_championship_standings(
-            championship=championship, after=_after(request, "after_rally")
+            championship=championship,
+            after=web_pages.after_param(request, _kind(), "after_rally"),
         )
     except InvalidInput as exc:
         raise BadRequest(str(exc.detail)) from None
@@ -100,12 +83,11 @@ def championship(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "web/rallies/championship.html", context)
 
 
-def _sheet_context(rally: Any, number: Any, user: Any) -> tuple[Any, RallyStage]:
-    rally = pages.get_rally(rally, user)
+def _sheet_context(pk: Any, number: Any, user: Any) -> tuple[Rally, RallyStage]:
+    """The rally and its stage ``number`` (with its results) for a scorekeeper, else 404/403."""
+    rally = pages.get_rally(pk, user)
     require_write_role(user, rally)
-    stage = next((s for s in rally.stages.all() if s.number == event_number(number)), None)
-    if stage is None:
-        raise Http404
+    stage: RallyStage = web_pages.event_or_404(_kind(), rally, number)
     return rally, stage
 
 
@@ -118,17 +100,13 @@ def stage_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     through the service, whose RM-53 errors come back onto the boxes they name.
     """
     rally, stage = _sheet_context(pk, number, request.user)
-    stage = RallyStage.objects.get(pk=stage.pk)  # with its results (the list defers them)
     drivers = [(d.pk, d.name) for d in rally.drivers.all()]
     names = dict(drivers)
     version = stage.version
     preview: dict[int, dict[str, Any]] = {}
     if request.method == "POST":
         formset = DriverRowFormSet(request.POST)
-        try:
-            version = int(request.POST.get("version", ""))
-        except ValueError:
-            version = stage.version
+        version = web_pages.form_version(request, stage.version)
         if formset.is_valid():
             rows = sheet_rows(formset)
             try:
@@ -138,15 +116,16 @@ def stage_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     )
                     preview = {row["driver"]: row for row in computed}
                 else:
-                    services.submit_stage_results(
-                        rally=rally,
+                    workflow.submit_results(
+                        kind=_kind(),
+                        competition_id=rally.pk,
                         number=stage.number,
                         rows=rows,
                         by=request.user,
                         expected_version=version,
                     )
                     messages.success(request, _("Results stored; the stage is being resolved."))
-                    return HttpResponseRedirect(reverse("rallies:rally", args=[rally.pk]))
+                    return HttpResponseRedirect(PAGES.competition_url(rally.pk))
             except InvalidInput as exc:
                 apply_errors(formset, exc.detail)
             except VersionConflict:
@@ -191,3 +170,17 @@ def log_preview(request: HttpRequest, pk: int, number: int) -> JsonResponse:
         if answer.get("mismatch"):
             answer["text"] += " · " + _("differs from the time given")
     return JsonResponse(answer)
+
+
+PAGES = web_pages.KindPages(
+    kind="rally",
+    card_label=gettext_lazy("Rally"),
+    progress=gettext_lazy("%(done)s of %(total)s stages"),
+    competition=rally,
+    event_name="stage",
+    results=stage_results,
+    extra=(
+        path("rallies/<int:pk>/stages/<int:number>/preview/", log_preview, name="log-preview"),
+        path("rally-championships/<int:pk>/", championship, name="championship"),
+    ),
+)

@@ -1,8 +1,9 @@
 """Admin for Grand Tours: an organiser can run a whole tour from here.
 
-Set up the tour with its stages and teams (riders on each team's page), enter each stage's results
-with the same form and checks as the scorekeeper page, and read the standings; failed stages can
-be resolved again with an action.
+Set up the tour with its stages and teams (each team's two riders on its row), checked as a whole
+by the same set-up check as the API before anything is stored; enter each stage's results with
+the same form and checks as the scorekeeper page, and read the standings; failed stages can be
+resolved again with an action.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from tournament.competitions.admin_base import (
     ClubScopedAdmin,
     EventAdminMixin,
     ResultVersionAdmin,
-    ScopedInline,
+    SetupAdmin,
+    SetupFormSet,
+    SetupInline,
     SnapshotAdmin,
     is_organiser,
 )
@@ -31,7 +34,15 @@ from tournament.competitions.services import results_stored
 from tournament.tours.forms import RiderRowFormSet, initial_rows, submit_formset
 from tournament.tours.kind import load_setup
 from tournament.tours.loading import stage_rules
-from tournament.tours.models import Rider, Stage, StageResultVersion, StageStandings, Team, Tour
+from tournament.tours.models import (
+    Rider,
+    RiderRole,
+    Stage,
+    StageResultVersion,
+    StageStandings,
+    Team,
+    Tour,
+)
 from tournament.tours.setup import SPECIALIST_BASE
 
 
@@ -59,9 +70,12 @@ class StageInlineForm(forms.ModelForm):
         return data
 
 
-class StageInline(ScopedInline, admin.TabularInline):
+class StageInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
     model = Stage
     form = StageInlineForm
+    formset = SetupFormSet
+    setup_key = "stages"
+    number_field = "number"
     extra = 0
     fields = [
         "number",
@@ -76,6 +90,17 @@ class StageInline(ScopedInline, admin.TabularInline):
     ]
     readonly_fields = ["status", "version", "results_link"]
     ordering = ["number"]
+
+    def setup_row(self, form: Any) -> dict[str, Any]:
+        data = form.cleaned_data
+        return {
+            "name": data.get("name") or "",
+            "course": data.get("course") or "",
+            "finish": data.get("finish") or "flat",
+            "stacks": data.get("stacks") or [],
+            # Not a key of the create request's stage: TourAdmin turns it into rest_days_after.
+            "rest_day_after": bool(data.get("rest_day_after")),
+        }
 
     @admin.display(description=_("results"))
     def results_link(self, stage: Stage) -> str:
@@ -96,19 +121,92 @@ class StageInline(ScopedInline, admin.TabularInline):
         return is_organiser(request) and not _locked(obj)
 
 
-class TeamInline(ScopedInline, admin.TabularInline):
+def _specialist_field() -> forms.ChoiceField:
+    choices = [("", "—")] + [(name, name.replace("_", " ")) for name in SPECIALIST_BASE]
+    return forms.ChoiceField(choices=choices, required=False, label=_("specialist"))
+
+
+class TeamInlineForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A team with its two riders on one row (GT vocabulary: a Rouleur and a Sprinteur).
+
+    The rider boxes may be left empty here: the tour's set-up check (the API's) says what a
+    team lacks, on this row, and nothing is stored.
+    """
+
+    rouleur = forms.CharField(label=_("rouleur"), max_length=80, required=False)
+    rouleur_specialist = _specialist_field()
+    sprinteur = forms.CharField(label=_("sprinteur"), max_length=80, required=False)
+    sprinteur_specialist = _specialist_field()
+
+    class Meta:
+        model = Team
+        fields = ["order", "name", "player"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            for rider in self.instance.riders.all():
+                self.fields[rider.role].initial = rider.name
+                self.fields[f"{rider.role}_specialist"].initial = rider.specialist
+
+    def riders(self) -> list[dict[str, Any]]:
+        """The riders typed on the row, in the create request's shape (blank names left out)."""
+        data = self.cleaned_data
+        return [
+            {"name": data[role], "role": role, "specialist": data.get(f"{role}_specialist") or ""}
+            for role in (RiderRole.ROULEUR, RiderRole.SPRINTEUR)
+            if (data.get(role) or "").strip()
+        ]
+
+    def save(self, commit: bool = True) -> Team:
+        team: Team = super().save(commit=commit)
+        if commit:
+            # The set-up check passed: exactly one rouleur and one sprinteur (GT vocabulary).
+            Rider.objects.filter(team=team).delete()
+            Rider.objects.bulk_create(
+                Rider(
+                    team=team,
+                    name=rider["name"].strip(),
+                    role=rider["role"],
+                    specialist=rider["specialist"],
+                )
+                for rider in self.riders()
+            )
+        return team
+
+
+class TeamInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
     model = Team
+    form = TeamInlineForm
+    formset = SetupFormSet
+    setup_key = "teams"
+    number_field = "order"
     extra = 0
-    fields = ["order", "name", "player", "riders_link"]
-    readonly_fields = ["riders_link"]
-    show_change_link = True
+    fields = [
+        "order",
+        "name",
+        "player",
+        "rouleur",
+        "rouleur_specialist",
+        "sprinteur",
+        "sprinteur_specialist",
+    ]
+    readonly_fields = ["riders_list"]
+
+    def setup_row(self, form: Any) -> dict[str, Any]:
+        data = form.cleaned_data
+        return {"name": data["name"], "player": data.get("player") or "", "riders": form.riders()}
 
     @admin.display(description=_("riders"))
-    def riders_link(self, team: Team) -> str:
+    def riders_list(self, team: Team) -> str:
         return ", ".join(r.name for r in team.riders.all()) if team.pk else ""
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # Once results exist the riders are shown, not edited (the rider boxes are no fields).
+        return ["order", "name", "player", "riders_list"] if _locked(obj) else self.fields
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        return self.fields if _locked(obj) else self.readonly_fields
+        return self.get_fields(request, obj) if _locked(obj) else []
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return is_organiser(request) and not _locked(obj)
@@ -118,7 +216,10 @@ class TeamInline(ScopedInline, admin.TabularInline):
 
 
 @admin.register(Tour)
-class TourAdmin(ClubScopedAdmin):
+class TourAdmin(SetupAdmin):
+    kind_label = "tour"
+    # A Rest Day's place is a box of a stage row: its errors are shown above the stages.
+    error_lists = {"rest_days_after": "stages"}
     list_display = ["name", "club", "public", "seed", "standings_through", "created_at"]
     list_filter = ["public", "club"]
     search_fields = ["name", "club__name"]
@@ -139,6 +240,18 @@ class TourAdmin(ClubScopedAdmin):
         if _locked(obj):
             return [*self.readonly_fields, "club", "seed", "rules"]
         return self.readonly_fields
+
+    def setup_data(
+        self, cleaned: dict[str, Any], rows: dict[str, list[dict[str, Any]]]
+    ) -> dict[str, Any]:
+        stages = rows.get("stages", [])
+        rest = [n for n, stage in enumerate(stages, start=1) if stage.pop("rest_day_after")]
+        return {
+            "stages": stages,
+            "teams": rows.get("teams", []),
+            "rest_days_after": rest,
+            "rules": cleaned.get("rules") or {},
+        }
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
@@ -170,35 +283,6 @@ class TourAdmin(ClubScopedAdmin):
                 ((r["rank"], r["name"], r["time"], tp.get(r["team"], "")) for r in rows),
             ),
         )
-
-
-class RiderInline(ScopedInline, admin.TabularInline):
-    model = Rider
-    extra = 2
-    max_num = 2
-    fields = ["name", "role", "specialist"]
-
-    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
-        if db_field.name == "specialist":
-            choices = [("", "—")] + [(name, name.replace("_", " ")) for name in SPECIALIST_BASE]
-            return forms.ChoiceField(choices=choices, required=False, label=_("specialist"))
-        return super().formfield_for_dbfield(db_field, request, **kwargs)
-
-
-@admin.register(Team)
-class TeamAdmin(ClubScopedAdmin):
-    club_path = "tour__club"
-    list_display = ["name", "player", "tour", "order"]
-    list_filter = ["tour"]
-    inlines = [RiderInline]
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        return ["tour", "order", "name", "player"] if obj is not None and _locked(obj.tour) else []
-
-    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
-        if db_field.name == "tour" and not request.user.is_superuser:
-            kwargs["queryset"] = Tour.objects.administered_by(request.user)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 @admin.register(Stage)

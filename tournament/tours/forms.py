@@ -11,9 +11,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.competitions.errors import Conflict, InvalidInput
-from tournament.competitions.forms import apply_row_errors
-from tournament.tours import services
+from tournament.competitions.forms import submit_rows
+from tournament.competitions.kinds import get_kind
+from tournament.competitions.models import Event
 from tournament.tours.models import Stage
 
 ROW_FIELDS = ("position", "minutes", "seconds", "sprint_points", "mountain_points", "exhaustion")
@@ -52,7 +52,7 @@ def initial_rows(stage: Stage, riders: list[Any]) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: r["position"])
 
 
-def submit_formset(formset: Any, *, stage: Stage, user: Any, version: int | None) -> Stage | None:
+def submit_formset(formset: Any, *, stage: Stage, user: Any, version: int | None) -> Event | None:
     """Submit valid rows through the service; put its errors on the formset. None on error."""
     if not formset.is_valid():
         return None
@@ -70,21 +70,12 @@ def submit_formset(formset: Any, *, stage: Stage, user: Any, version: int | None
                 "exhaustion": data.get("exhaustion"),
             }
         )
-    try:
-        return services.submit_stage_results(
-            tour=stage.competition,
-            number=stage.number,
-            rows=rows,
-            by=user,
-            expected_version=version,
-        )
-    except InvalidInput as exc:
-        apply_errors(formset, exc.detail)
-    except Conflict as exc:
-        formset._non_form_errors = formset.error_class([str(exc.detail)])
-    return None
-
-
-def apply_errors(formset: Any, detail: Any) -> None:
-    """Put ``{"results": [{field: [msg]}] | [msg]}`` errors onto the matching forms."""
-    apply_row_errors(formset, detail, ROW_FIELDS)
+    return submit_rows(
+        formset,
+        kind=get_kind("tour"),
+        event=stage,
+        rows=rows,
+        user=user,
+        version=version,
+        row_fields=ROW_FIELDS,
+    )

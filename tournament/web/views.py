@@ -9,30 +9,20 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
 from tournament.clubs.models import Club, Membership, Role
-from tournament.tours.models import Tour
-from tournament.web.components import sort_cards
-from tournament.web.grand_tour import tour_cards
+from tournament.web.components import CompetitionCard, sort_cards
+from tournament.web.pages import cards_for
 
 
-def _cards(user: Any, **filters: Any) -> list[Any]:
-    """Every competition ``user`` may see, of every game."""
-    from tournament.championships.models import Championship
-    from tournament.championships.views import championship_cards
-    from tournament.rallies.models import Rally
-    from tournament.rallies.views import rally_cards
-
-    sources = [(Tour, tour_cards), (Championship, championship_cards), (Rally, rally_cards)]
-    cards: list[Any] = []
-    for model, build in sources:
-        cards += build(model.objects.visible_to(user).filter(**filters))
-    return sort_cards(cards)
+def _cards(user: Any, **filters: Any) -> list[CompetitionCard]:
+    """Every competition ``user`` may see, of every registered game, running first."""
+    return sort_cards(cards_for(user, **filters))
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The clubs with their visible competitions; running competitions first in each club."""
     cards = _cards(request.user)
-    by_club: dict[int, list[Any]] = {}
+    by_club: dict[int, list[CompetitionCard]] = {}
     for card in cards:
         by_club.setdefault(card.extra["club_id"], []).append(card)
     clubs = list(Club.objects.order_by("name"))

@@ -1,7 +1,9 @@
 """Grand Tour pages: tour, stage, team, embed, CSV, the scorekeeper form and its live status.
 
 Every page reads a fixed number of queries whatever the tour's size: the tour with its stages,
-teams and riders prefetched, and all its standings snapshots in one query (``grand_tour``).
+teams and riders prefetched, and all its standings snapshots in one query. The shared addresses
+(``/tours/<id>/``, ``…/stages/<n>/``, ``…/results/``) come from ``PAGES`` and the registry
+(``tournament.web.pages``); the tour's own pages are its ``extra``.
 """
 
 from __future__ import annotations
@@ -10,27 +12,23 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.urls import reverse
+from django.urls import path
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
 from scoring.grand_tour import StageSpec
 from scoring.grand_tour.validation import timing_values
 from tournament.competitions import simulation
-from tournament.competitions.errors import InvalidInput
-from tournament.competitions.kinds import get_kind
+from tournament.competitions.kinds import AnyKind, get_kind
 from tournament.competitions.models import Status
 from tournament.tours.forms import RiderRowFormSet, initial_rows, submit_formset
 from tournament.tours.loading import gt_rules
-from tournament.tours.models import Stage, StageResultVersion, StageStandings, Tour
-from tournament.web.access import event_number, may_write, require_write_role, visible_or_404
-from tournament.web.components import GAP, NUMBER, RANK, TEXT, TIME, Cell, Column, Row, Table
-from tournament.web.exports import table_csv
-from tournament.web.grand_tour import (
+from tournament.tours.models import Stage, StageResultVersion, Tour
+from tournament.tours.pages import (
     CLASSIFICATIONS,
     JERSEY_NAMES,
     Names,
@@ -38,40 +36,33 @@ from tournament.web.grand_tour import (
     gc_chart,
     get_tour,
     jersey_timeline,
-    load_snapshots,
     stage_list,
-    standings_after,
     start_order,
-    status_label,
     team_url,
 )
+from tournament.web import pages
+from tournament.web.access import may_write, require_write_role, visible_or_404
+from tournament.web.components import GAP, NUMBER, RANK, TEXT, TIME, Cell, Column, Row, Table
+from tournament.web.exports import table_csv
 from tournament.web.replay import build_replay
 
 
-def _after(request: HttpRequest) -> int | None:
-    raw = request.GET.get("after_stage", "")
-    if raw == "":
-        return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise BadRequest(_("after_stage must be a whole number.")) from None
+def _kind() -> AnyKind:
+    return get_kind("tour")
 
 
-def _standings(tour: Tour, snapshots: dict[int, Any], after: int | None) -> dict[str, Any]:
-    try:
-        return standings_after(tour, snapshots, after)
-    except InvalidInput as exc:
-        # Same rule as the API: after_stage outside 1..the last resolved stage is a 400.
-        raise BadRequest(str(exc.detail)) from None
+def _standings(tour: Tour, snapshots: pages.Snapshots, request: HttpRequest | None) -> Any:
+    """The standings the reader asked for (``?after_stage=N``; a 400 outside 1..through)."""
+    after = pages.after_param(request, _kind()) if request is not None else None
+    return pages.standings(_kind(), tour, after, snapshots)
 
 
 @require_safe
 def tour(request: HttpRequest, pk: int) -> HttpResponse:
     """Stages, classifications, Tour Points, start order, jersey timeline and GC chart."""
     tour = get_tour(pk, request.user)
-    snapshots = load_snapshots(tour)
-    data = _standings(tour, snapshots, _after(request))
+    snapshots = pages.load_snapshots(_kind(), tour)
+    data = _standings(tour, snapshots, request)
     shown = data.get("after_stage")
     names = Names.of(tour)
     stages = list(tour.stages.all())
@@ -102,8 +93,8 @@ def tour(request: HttpRequest, pk: int) -> HttpResponse:
 def embed_tour(request: HttpRequest, pk: int) -> HttpResponse:
     """Compact standings for an ``<iframe>``: jerseys, General and Tour Points."""
     tour = get_tour(pk, request.user)
-    snapshots = load_snapshots(tour)
-    data = _standings(tour, snapshots, _after(request))
+    snapshots = pages.load_snapshots(_kind(), tour)
+    data = _standings(tour, snapshots, request)
     names = Names.of(tour)
     tables = {
         t.slug: t for t in classification_tables(tour, data, names, after=data.get("after_stage"))
@@ -128,8 +119,8 @@ def tour_csv(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
     if slug not in CLASSIFICATIONS:
         raise Http404
     tour = get_tour(pk, request.user)
-    snapshots = load_snapshots(tour)
-    data = _standings(tour, snapshots, _after(request))
+    snapshots = pages.load_snapshots(_kind(), tour)
+    data = _standings(tour, snapshots, request)
     tables = classification_tables(tour, data, Names.of(tour), after=data.get("after_stage"))
     table = next(t for t in tables if t.slug == slug)
     suffix = f"after-{data['after_stage']}" if data.get("after_stage") else "start"
@@ -180,21 +171,8 @@ def _results_table(tour: Tour, rows: list[dict[str, Any]], names: Names, slug: s
 
 
 def _stage(tour: Tour, number: Any) -> Stage:
-    stage = Stage.objects.filter(competition=tour, number=event_number(number)).first()
-    if stage is None:
-        raise Http404
-    stage.competition = tour  # already loaded: no second query
+    stage: Stage = pages.event_or_404(_kind(), tour, number)
     return stage
-
-
-def _stage_snapshot(tour: Tour, stage: Stage) -> dict[str, Any] | None:
-    if stage.status != Status.RESOLVED:
-        return None
-    return (
-        StageStandings.objects.filter(competition=tour, number=stage.number)
-        .values_list("data", flat=True)
-        .first()
-    )
 
 
 def _live_context(tour: Tour, stage: Stage, data: dict[str, Any] | None) -> dict[str, Any]:
@@ -204,10 +182,10 @@ def _live_context(tour: Tour, stage: Stage, data: dict[str, Any] | None) -> dict
     return {
         "tour": tour,
         "stage": stage,
-        "status_label": status_label(stage.status),
+        "status_label": pages.status_label(stage.status),
         "polling": stage.status == Status.SUBMITTED,
         "general": [{**row, "jersey": wearing.get(row["rider"])} for row in general],
-        "standings_url": reverse("web:tour", args=[tour.pk])
+        "standings_url": PAGES.competition_url(tour.pk)
         + (f"?after_stage={stage.number}" if data else ""),
     }
 
@@ -218,7 +196,7 @@ def stage(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tour = get_tour(pk, request.user)
     stage = _stage(tour, number)
     names = Names.of(tour)
-    data = _stage_snapshot(tour, stage)
+    data = pages.event_snapshot(_kind(), tour, stage)
     versions = list(
         StageResultVersion.objects.filter(event=stage)
         .select_related("created_by")
@@ -259,9 +237,7 @@ def stage(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             if version.number != stage.version
         ],
         "current_version": next((v for v in versions if v.number == stage.version), None),
-        "replay": build_replay(
-            simulation.replay_of(kind=get_kind("tour"), event=stage), names.rider
-        ),
+        "replay": build_replay(simulation.replay_of(kind=_kind(), event=stage), names.rider),
         "can_write": may_write(request.user, tour),
         **_live_context(tour, stage, data),
     }
@@ -274,7 +250,9 @@ def stage_live(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tour = visible_or_404(Tour.objects.select_related("club"), pk, request.user)
     stage = _stage(tour, number)
     return render(
-        request, "web/_stage_live.html", _live_context(tour, stage, _stage_snapshot(tour, stage))
+        request,
+        "web/_stage_live.html",
+        _live_context(tour, stage, pages.event_snapshot(_kind(), tour, stage)),
     )
 
 
@@ -286,7 +264,7 @@ def team(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
     team = names.teams.get(team_id)
     if team is None:
         raise Http404
-    snapshots = load_snapshots(tour)
+    snapshots = pages.load_snapshots(_kind(), tour)
     data = _standings(tour, snapshots, None)
     riders = list(team.riders.all())
     rider_ids = {r.pk for r in riders}
@@ -353,13 +331,10 @@ def stage_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     version = stage.version
     if request.method == "POST":
         formset = RiderRowFormSet(request.POST)
-        try:
-            version = int(request.POST.get("version", ""))
-        except ValueError:
-            version = stage.version
+        version = pages.form_version(request, stage.version)
         if submit_formset(formset, stage=stage, user=request.user, version=version):
             messages.success(request, _("Results stored; the stage is being resolved."))
-            return HttpResponseRedirect(reverse("web:stage", args=[tour.pk, stage.number]))
+            return HttpResponseRedirect(PAGES.event_url(tour.pk, stage.number))
     else:
         formset = RiderRowFormSet(initial=initial_rows(stage, riders))
     by_id = {rider.pk: rider for rider in riders}
@@ -405,3 +380,20 @@ def _team_of(tour: Tour, rider: Any) -> Any:
     if rider is None:
         return None
     return next((team for team in tour.teams.all() if team.pk == rider.team_id), None)
+
+
+PAGES = pages.KindPages(
+    kind="tour",
+    card_label=gettext_lazy("Grand Tour"),
+    progress=gettext_lazy("%(done)s of %(total)s stages"),
+    competition=tour,
+    event_name="stage",
+    event=stage,
+    results=stage_results,
+    extra=(
+        path("tours/<int:pk>/standings/<slug:slug>.csv", tour_csv, name="tour-csv"),
+        path("tours/<int:pk>/stages/<int:number>/live/", stage_live, name="stage-live"),
+        path("tours/<int:pk>/teams/<int:team_id>/", team, name="team"),
+        path("embed/tours/<int:pk>/", embed_tour, name="embed-tour"),
+    ),
+)

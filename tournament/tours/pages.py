@@ -2,8 +2,8 @@
 
 Nothing here recomputes standings: every number comes from the snapshots the worker stored
 (``StageStandings.data``, the API's standings JSON) or, before stage 1 is resolved, from
-``competitions.services.standings``. All snapshots of a tour are read in one query, so a page
-costs the same number of queries for 2 stages as for 21.
+``competitions.services.standings`` (both through ``tournament.web.pages``). All snapshots of a
+tour are read in one query, so a page costs the same number of queries for 2 stages as for 21.
 """
 
 from __future__ import annotations
@@ -17,10 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from tournament.competitions import services
-from tournament.competitions.kinds import get_kind
-from tournament.competitions.models import Status
-from tournament.tours.models import Finish, Rider, RiderRole, Stage, StageStandings, Team, Tour
+from tournament.tours.models import Finish, Rider, RiderRole, Stage, Team, Tour
 from tournament.web import charts
 from tournament.web.access import visible_or_404
 from tournament.web.components import (
@@ -32,13 +29,12 @@ from tournament.web.components import (
     Award,
     Cell,
     Column,
-    CompetitionCard,
     EventList,
     EventRow,
     Row,
     Table,
-    competition_cards,
 )
+from tournament.web.pages import status_label
 
 JERSEY_OF = {"general": "yellow", "sprint": "green", "mountain": "polka_dot"}
 JERSEY_NAMES = {
@@ -53,7 +49,6 @@ CLASSIFICATIONS = {
     "team": _("Team classification"),
     "tour_points": _("Tour Points"),
 }
-KIND_LABEL = _("Grand Tour")
 
 
 def tour_queryset() -> Any:
@@ -72,29 +67,6 @@ def tour_queryset() -> Any:
 def get_tour(pk: Any, user: Any) -> Tour:
     """The tour with its set-up prefetched, if ``user`` may read it (else Http404)."""
     return visible_or_404(tour_queryset(), pk, user)
-
-
-def load_snapshots(tour: Tour) -> dict[int, dict[str, Any]]:
-    """Every stored standings snapshot of ``tour`` up to its standings, in one query."""
-    if tour.standings_through is None:
-        return {}
-    rows = StageStandings.objects.filter(
-        competition=tour, number__lte=tour.standings_through
-    ).values_list("number", "data")
-    return dict(rows)
-
-
-def standings_after(tour: Tour, snapshots: dict[int, dict[str, Any]], after: int | None) -> Any:
-    """The standings JSON after stage ``after`` (None: the latest), from the loaded snapshots.
-
-    Before any stage is resolved the service builds the initial standings (start order of
-    stage 1); ``after`` outside 1..through raises InvalidInput as in the API.
-    """
-    if after is None and tour.standings_through in snapshots:
-        return snapshots[tour.standings_through]
-    if after is not None and after in snapshots and after <= (tour.standings_through or 0):
-        return snapshots[after]
-    return services.standings(kind=get_kind("tour"), competition=tour, after=after)
 
 
 @dataclass(frozen=True)
@@ -128,7 +100,7 @@ class Names:
 
 
 def team_url(tour: Tour, team_id: int) -> str:
-    return reverse("web:team", args=[tour.pk, team_id])
+    return reverse("tours:team", args=[tour.pk, team_id])
 
 
 def with_after(url: str, after: int | None, latest: int | None) -> str:
@@ -151,7 +123,7 @@ def classification_tables(
     latest = tour.standings_through
 
     def csv(slug: str) -> str:
-        return with_after(reverse("web:tour-csv", args=[tour.pk, slug]), after, latest)
+        return with_after(reverse("tours:tour-csv", args=[tour.pk, slug]), after, latest)
 
     def rider_cells(row: dict[str, Any]) -> tuple[Cell, Cell]:
         return (
@@ -259,10 +231,6 @@ def classification_tables(
     return tables
 
 
-def status_label(status: str) -> Any:
-    return Status(status).label if status in Status.values else status
-
-
 def stage_list(tour: Tour, snapshots: dict[int, dict[str, Any]], names: Names) -> EventList:
     """Every stage with its status, winner and the jersey holders after it."""
     rows = []
@@ -274,7 +242,7 @@ def stage_list(tour: Tour, snapshots: dict[int, dict[str, Any]], names: Names) -
             EventRow(
                 number=stage.number,
                 name=stage.name,
-                url=reverse("web:stage", args=[tour.pk, stage.number]),
+                url=reverse("tours:stage", args=[tour.pk, stage.number]),
                 status=stage.status,
                 status_label=status_label(stage.status),
                 note=Finish(stage.finish).label if stage.finish in Finish.values else "",
@@ -339,19 +307,3 @@ def start_order(data: dict[str, Any], names: Names) -> list[tuple[int, str, str]
     """(team id, team name, player) in the order they place their riders next stage."""
     order = data.get("next_start_order") or []
     return [(t, names.team(t), names.teams[t].player if t in names.teams else "") for t in order]
-
-
-# --- listings (home and club pages) ----------------------------------------------------------
-
-
-def tour_cards(queryset: Any) -> list[CompetitionCard]:
-    """Cards for the tours of ``queryset`` (already filtered by visibility): one query."""
-    return competition_cards(
-        queryset,
-        events="stages",
-        kind_label=KIND_LABEL,
-        url_name="web:tour",
-        progress=lambda done, total: (
-            _("%(done)s of %(total)s stages") % {"done": done, "total": total}
-        ),
-    )
