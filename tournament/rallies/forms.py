@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.digits import is_digits, parse_digits
 from tournament.competitions.forms import apply_row_errors
 
 ROW_FIELDS = ("status", "time", "log", "penalties")
@@ -76,8 +77,9 @@ def sheet_rows(formset: Any) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"driver": data["driver"], "status": data["status"]}
         time = data.get("time") or ""
         if time:
-            # Whole seconds typed as digits are an integer; anything else goes to parse_time.
-            row["time"] = int(time) if time.isdigit() else time
+            # Whole seconds typed in the digits 0-9 are an integer; anything else (m:ss, or "٤٢",
+            # which str.isdigit() and int() would take) goes to parse_time, which refuses it.
+            row["time"] = parse_digits(time) if is_digits(time) else time
         if data.get("log"):
             row["log"] = data["log"]
         penalties = []
@@ -86,7 +88,10 @@ def sheet_rows(formset: Any) -> list[dict[str, Any]]:
                 continue
             seconds, _space, reason = line.strip().partition(" ")
             penalties.append(
-                {"seconds": int(seconds) if seconds.isdigit() else seconds, "reason": reason}
+                {
+                    "seconds": parse_digits(seconds) if is_digits(seconds) else seconds,
+                    "reason": reason,
+                }
             )
         if penalties:
             row["penalties"] = penalties

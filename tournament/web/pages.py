@@ -24,6 +24,7 @@ from django.urls import URLPattern, URLResolver, path, reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
+from scoring.digits import parse_digits
 from tournament.competitions import services
 from tournament.competitions.errors import InvalidInput
 from tournament.competitions.kinds import AnyKind, all_kinds, get_kind
@@ -167,7 +168,7 @@ def after_param(request: HttpRequest, kind: AnyKind, name: str | None = None) ->
     if raw == "":
         return None
     try:
-        return int(raw)
+        return parse_digits(raw)  # the digits 0-9 only: int() also took "٣" and " 3"
     except ValueError:
         raise BadRequest(_("%(name)s must be a whole number.") % {"name": name}) from None
 
@@ -233,6 +234,6 @@ def event_or_404(kind: AnyKind, competition: Any, number: Any, *, defer: Sequenc
 def form_version(request: HttpRequest, current: int) -> int:
     """The version a results form was read at (its hidden box), or ``current`` when unreadable."""
     try:
-        return int(request.POST.get("version", ""))
+        return parse_digits(request.POST.get("version", ""))
     except ValueError:
         return current
