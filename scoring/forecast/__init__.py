@@ -13,7 +13,24 @@ No Django and no game engine: the service loads rows into the scoring code's dat
 
 from __future__ import annotations
 
-from scoring.forecast.exact import ForecastError, PointsTitle, Ranked, title_statuses
+from scoring.forecast.exact import (
+    AssignmentTitle,
+    ForecastError,
+    PointsTitle,
+    Ranked,
+    SearchTitle,
+    title_statuses,
+)
+from scoring.forecast.grand_tour import (
+    GrandTour,
+    StageTemplate,
+    StageTokens,
+    grand_tour_scorer,
+    grand_tour_spec,
+    grand_tour_statuses,
+    stage_orders,
+    templates_from_results,
+)
 from scoring.forecast.model import (
     EntrantStatus,
     Forecast,
@@ -24,28 +41,77 @@ from scoring.forecast.model import (
     TitleOdds,
     TitleStatus,
 )
+from scoring.forecast.montecarlo import (
+    DEFAULT_SIMULATIONS,
+    ChunkResult,
+    Scorer,
+    SimulationSpec,
+    merge,
+    simulate,
+    simulate_chunk,
+)
 from scoring.forecast.points import (
     PointsChampionship,
     PointsSimulation,
+    dnf_counts,
+    finishing_orders,
     points_scorer,
+    points_spec,
     points_statuses,
 )
+from scoring.forecast.rally import (
+    RallyChampionship,
+    rally_orders,
+    rally_scorer,
+    rally_spec,
+    rally_statuses,
+    retirements,
+)
+from scoring.forecast.strengths import Strengths, fit_plackett_luce
 
 __all__ = [
+    "DEFAULT_SIMULATIONS",
+    "AssignmentTitle",
+    "ChunkResult",
     "EntrantStatus",
     "Forecast",
     "ForecastError",
+    "GrandTour",
     "PointsChampionship",
     "PointsSimulation",
     "PointsTitle",
+    "RallyChampionship",
     "Ranked",
     "Reason",
     "Scenario",
     "ScenarioEvent",
+    "Scorer",
+    "SearchTitle",
+    "SimulationSpec",
+    "StageTemplate",
+    "StageTokens",
     "Status",
+    "Strengths",
     "TitleOdds",
     "TitleStatus",
+    "dnf_counts",
+    "finishing_orders",
+    "fit_plackett_luce",
+    "grand_tour_scorer",
+    "grand_tour_spec",
+    "grand_tour_statuses",
+    "merge",
     "points_scorer",
+    "points_spec",
     "points_statuses",
+    "rally_orders",
+    "rally_scorer",
+    "rally_spec",
+    "rally_statuses",
+    "retirements",
+    "simulate",
+    "simulate_chunk",
+    "stage_orders",
+    "templates_from_results",
     "title_statuses",
 ]

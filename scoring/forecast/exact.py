@@ -15,9 +15,9 @@ method, the same for every game:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, cast
 
 from scoring.forecast.model import EntrantStatus, Reason, Scenario, Status, TitleStatus, ordinal
 from scoring.forecast.slots import Assignment, SlotProblem, solve
@@ -59,13 +59,25 @@ class PointsTitle(Protocol):
         """``first`` takes the best of everything and ``second`` the best of what is left."""
         ...
 
+    def bounded(self) -> bool:
+        """False when the remaining events may give any number of points (unlimited bonus)."""
+        ...
+
+
+class AssignmentTitle(PointsTitle, Protocol):
+    """A title whose "eliminated" is decided by the assignment program of slots.py."""
+
     def dominant(self, entrant: Entrant) -> tuple[SlotProblem, Callable[[Assignment], Scenario]]:
         """The places left once ``entrant`` takes the best of everything, and how to read a
         solution back as a scenario."""
         ...
 
-    def bounded(self) -> bool:
-        """False when the remaining events may give any number of points (unlimited bonus)."""
+
+class SearchTitle(PointsTitle, Protocol):
+    """A title without an exact program: scenarios to try for "open" (see grand_tour.py)."""
+
+    def witnesses(self, entrant: Entrant) -> Iterator[Scenario]:
+        """Candidate scenarios giving ``entrant`` the title, to be checked by scoring."""
         ...
 
 
@@ -94,7 +106,7 @@ def _sole_winner(ranking: Sequence[Ranked], entrant: Entrant) -> bool:
     return _wins(ranking, entrant) and sum(1 for r in ranking if r.rank == 1) == 1
 
 
-def title_statuses(title: PointsTitle) -> TitleStatus:
+def title_statuses(title: AssignmentTitle | SearchTitle) -> TitleStatus:
     """The exact status of every entrant of ``title``, with reasons and scenarios."""
     now = {r.entrant: r for r in title.current()}
     common = {"event_noun": title.event_noun, "events_left": title.events_left}
@@ -128,7 +140,7 @@ def _in_order(title: PointsTitle, rows: list[EntrantStatus]) -> tuple[EntrantSta
 
 
 def _status(
-    title: PointsTitle,
+    title: AssignmentTitle | SearchTitle,
     x: Entrant,
     now: Mapping[Entrant, Ranked],
     common: Mapping[str, object],
@@ -187,7 +199,14 @@ def _status(
         if not _wins(title.ranking(title.runner_up(x, y)), x):
             needs_help = True
             break
-    problem, read = title.dominant(x)
+    if not hasattr(title, "dominant"):
+        # No exact program for this title: a scenario that scores as a title proves "open";
+        # without one the case stays open but unproven (exact=False).
+        for scenario in title.witnesses(x):
+            if _wins(title.ranking(scenario), x):
+                return EntrantStatus(x, name, "open", None, needs_help, scenario)
+        return EntrantStatus(x, name, "open", None, needs_help, None, exact=False)
+    problem, read = cast(AssignmentTitle, title).dominant(x)
     if not needs_help:
         # X's own best results are enough whatever the others do: any filling is a scenario.
         assignment = solve(problem)
@@ -215,4 +234,11 @@ def _check(title: PointsTitle, scenario: Scenario, x: Entrant) -> None:
         raise ForecastError(f"scenario for {x!r} does not give it the title: {got}")
 
 
-__all__ = ["ForecastError", "PointsTitle", "Ranked", "title_statuses"]
+__all__ = [
+    "AssignmentTitle",
+    "ForecastError",
+    "PointsTitle",
+    "Ranked",
+    "SearchTitle",
+    "title_statuses",
+]

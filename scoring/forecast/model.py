@@ -118,9 +118,11 @@ class EntrantStatus:
     reason: Reason | None = None
     needs_help: bool = False
     scenario: Scenario | None = None
+    exact: bool = True  # False only where a title's method leaves the case unproven (docs)
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "exact": self.exact,
             "entrant": self.entrant,
             "name": self.name,
             "status": self.status,

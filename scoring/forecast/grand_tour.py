@@ -1,0 +1,530 @@
+"""Grand Tours: exact statuses of the points titles and a simulation scorer, both through
+:func:`scoring.grand_tour.compute_standings` (GT-3 to GT-9).
+
+Titles: ``yellow`` (General, riders), ``green`` (the Sprint classification's winner, GT-5.2:
+not the jersey, which GT-6.2 passes on when the leader wears yellow), ``polka_dot`` (Mountain,
+GT-5.3), ``team`` (GT-5.4) and ``tour_points`` (the Tour winner, GT-9.3).
+
+What a remaining stage may bring: any finishing order and any times that do not decrease along
+it (a stage time has no upper bound, so ``yellow`` and ``team`` are open until the last stage);
+each token stack of the stage (``StageTokens``, top token first, as its course places them) gives
+one token to each of the first riders to reach it, one per rider (GT-3.2), independently of the
+finishing order (the rules tie tokens to positions on the road, not at the line); with dummy
+teams (GT-1.5) tokens may be lost. Ties of the points classifications go to the better place in
+the last stage (GT-5.5), which any rider may take.
+
+Exactness: ``green`` and ``polka_dot`` go through the exact method of
+:mod:`scoring.forecast.exact`. ``tour_points`` mixes points with places in time classifications
+(GC and Team bonuses, the GC leader's Rest Day TP), where the assignment program would need the
+times' coupling: it is ``clinched`` by the exact pairwise test and ``eliminated`` by the pairwise
+screen; otherwise ``open`` with a scored scenario, or ``open`` with ``exact=False`` when neither
+a proof nor a scenario was found (docs/forecasts.md).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+
+from scoring.forecast.exact import Ranked, title_statuses
+from scoring.forecast.model import EntrantStatus, Reason, Scenario, ScenarioEvent, TitleStatus
+from scoring.forecast.montecarlo import Scorer, SimulationSpec
+from scoring.forecast.slots import Assignment, Block, Rival, Slot, SlotProblem
+from scoring.forecast.strengths import Strengths
+from scoring.grand_tour import (
+    GrandTourRules,
+    RiderResult,
+    StageResults,
+    Standings,
+    TourSetup,
+    compute_standings,
+    initial_standings,
+)
+
+# Minutes that put a rider behind anyone riding on time, whatever the gaps so far.
+_BIG = 1_000_000
+TIME_TITLES = ("yellow", "team")
+POINTS_TITLES = ("green", "polka_dot", "tour_points")
+
+
+@dataclass(frozen=True)
+class StageTokens:
+    """Token stacks of one remaining stage, each its values top first (GT-3.1)."""
+
+    sprint: tuple[tuple[int, ...], ...] = ()
+    mountain: tuple[tuple[int, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class GrandTour:
+    """A tour as the scoring code sees it; ``tokens`` holds one entry per remaining stage."""
+
+    setup: TourSetup
+    stages: tuple[StageResults, ...]
+    rules: GrandTourRules
+    tokens: tuple[StageTokens, ...] = ()
+    tokens_may_be_lost: bool = False
+
+    @property
+    def events_left(self) -> int:
+        return self.setup.stage_count - len(self.stages)
+
+    def tokens_of(self, index: int) -> StageTokens:
+        return self.tokens[index] if index < len(self.tokens) else StageTokens()
+
+    def now(self) -> Standings:
+        if not self.stages:
+            return initial_standings(self.setup, self.rules)
+        return compute_standings(self.setup, self.stages, self.rules, last_only=True)[0]
+
+    def final(self, extra: Sequence[StageResults], now: Standings | None = None) -> Standings:
+        if not extra:
+            return now or self.now()
+        previous = now or self.now()
+        return compute_standings(
+            self.setup,
+            extra,
+            self.rules,
+            previous=previous if previous.after_stage is not None else None,
+            last_only=True,
+        )[0]
+
+
+def _stage(
+    number: int,
+    order: Sequence[int],
+    minutes: Mapping[int, int],
+    sprint: Mapping[int, int],
+    mountain: Mapping[int, int],
+) -> StageResults:
+    rows = []
+    clock = 0
+    for position, rider in enumerate(order, start=1):
+        clock = max(clock, minutes.get(rider, 0))  # GT-2.5: never decreasing along the order
+        rows.append(
+            RiderResult(rider, position, clock, 0, sprint.get(rider, 0), mountain.get(rider, 0))
+        )
+    return StageResults(number, tuple(rows))
+
+
+def _deal(
+    stacks: Sequence[Sequence[int]], takers: Sequence[int], riders: int, lost: bool
+) -> dict[int, int]:
+    """Tokens of ``stacks`` to ``takers`` in that order, one per stack each (GT-3.2). Every rider
+    reaches every stack, so the first ``riders`` tokens are all taken unless dummies may take
+    them (``lost``): then only ``takers`` take any."""
+    points: dict[int, int] = {}
+    for values in stacks:
+        taken = values[: min(len(values), riders)]
+        for value, rider in zip(taken, takers, strict=False):
+            points[rider] = points.get(rider, 0) + value
+    return points
+
+
+class _Base:
+    event_noun = "stage"
+
+    def __init__(self, tour: GrandTour) -> None:
+        self.tour = tour
+        self.events_left = tour.events_left
+        self.now_standings = tour.now()
+        self.riders = [r.id for r in tour.setup.riders]
+        self.team_riders = {t.id: [r.id for r in t.riders] for t in tour.setup.teams}
+        self.first = len(tour.stages) + 1
+        general = self.now_standings.general
+        self.gc_order = [row.rider for row in general] if general else list(self.riders)
+
+    def bounded(self) -> bool:
+        return True
+
+    def ranking(self, scenario: Scenario) -> Sequence[Ranked]:
+        stages = [s for s in scenario.results if isinstance(s, StageResults)]
+        return self._rank(self.tour.final(stages, self.now_standings))
+
+    def current(self) -> Sequence[Ranked]:
+        return self._rank(self.now_standings)
+
+    def _rank(self, standings: Standings) -> list[Ranked]:
+        raise NotImplementedError
+
+    def _build(
+        self,
+        plan: Callable[[int], tuple[list[int], dict[int, int], list[int], list[int]]],
+    ) -> Scenario:
+        """``plan(i)`` -> (finishing order, minutes, sprint takers, mountain takers)."""
+        stages: list[StageResults] = []
+        events: list[ScenarioEvent] = []
+        n = len(self.riders)
+        lost = self.tour.tokens_may_be_lost
+        for i in range(self.events_left):
+            order, minutes, sprint_takers, mountain_takers = plan(i)
+            tokens = self.tour.tokens_of(i)
+            sprint = _deal(tokens.sprint, sprint_takers, n, lost)
+            mountain = _deal(tokens.mountain, mountain_takers, n, lost)
+            stage = _stage(self.first + i, order, minutes, sprint, mountain)
+            stages.append(stage)
+            details = {
+                "minutes": {str(r.rider): r.minutes for r in stage.rows if r.minutes},
+                "sprint_points": {str(k): v for k, v in sprint.items() if v},
+                "mountain_points": {str(k): v for k, v in mountain.items() if v},
+            }
+            events.append(ScenarioEvent(self.first + i, tuple(order), details))
+        return Scenario(tuple(events), tuple(stages))
+
+
+class _TokenTitle(_Base):
+    """``green`` (sprint tokens) or ``polka_dot`` (mountain tokens): riders on points."""
+
+    def __init__(self, tour: GrandTour, kind: str) -> None:
+        super().__init__(tour)
+        self.kind = kind
+        self.title = "green" if kind == "sprint" else "polka_dot"
+        self.entrants: tuple[Hashable, ...] = tuple(self.riders)
+        self.names: Mapping[Hashable, str] = {r.id: r.name for r in tour.setup.riders}
+
+    def _rows(self, standings: Standings) -> Sequence[object]:
+        return standings.sprint if self.kind == "sprint" else standings.mountain
+
+    def _rank(self, standings: Standings) -> list[Ranked]:
+        rows = standings.sprint if self.kind == "sprint" else standings.mountain
+        if not rows:
+            return [Ranked(r, 1, 0) for r in self.riders]
+        return [Ranked(r.rider, r.rank, r.points) for r in rows]
+
+    def _stacks(self, i: int) -> tuple[tuple[int, ...], ...]:
+        tokens = self.tour.tokens_of(i)
+        return tokens.sprint if self.kind == "sprint" else tokens.mountain
+
+    def _plan(
+        self, order: list[int], takers: list[int]
+    ) -> Callable[[int], tuple[list[int], dict[int, int], list[int], list[int]]]:
+        def plan(_: int) -> tuple[list[int], dict[int, int], list[int], list[int]]:
+            return order, {}, takers, takers
+
+        return plan
+
+    def _middle(self, *skip: int) -> list[int]:
+        return [r for r in self.gc_order if r not in skip]
+
+    def extreme(self, best: Hashable, worst: Hashable) -> Scenario:
+        b, w = cast(int, best), cast(int, worst)
+        middle = self._middle(b, w)
+        takers = [b, *middle] if self.tour.tokens_may_be_lost else [b, *middle, w]
+        return self._build(self._plan([b, *middle, w], takers))
+
+    def runner_up(self, first: Hashable, second: Hashable) -> Scenario:
+        a, b = cast(int, first), cast(int, second)
+        rest = self._middle(a, b)
+        return self._build(self._plan([a, b, *rest], [a, b, *rest]))
+
+    def dominant(self, entrant: Hashable) -> tuple[SlotProblem, Callable[[Assignment], Scenario]]:
+        x = cast(int, entrant)
+        others = self._middle(x)
+        n = len(self.riders)
+        lost = self.tour.tokens_may_be_lost
+        blocks: list[Block] = []
+        where: dict[tuple[int, int], int] = {}
+        for i in range(self.events_left):
+            for j, values in enumerate(self._stacks(i)):
+                taken = values[: min(len(values), n)]
+                if len(taken) <= 1:
+                    continue
+                where[i, j] = len(blocks)
+                slots = tuple(Slot(v) for v in taken[1:])
+                blocks.append(Block(i, slots, tuple(others), exact=False, optional=lost))
+
+        def read(assignment: Assignment) -> Scenario:
+            stages: list[StageResults] = []
+            events: list[ScenarioEvent] = []
+            for i in range(self.events_left):
+                points: dict[int, int] = {}
+                for j, values in enumerate(self._stacks(i)):
+                    if not values:
+                        continue
+                    points[x] = points.get(x, 0) + values[0]
+                    if (i, j) in where:
+                        b = where[i, j]
+                        for s, slot in enumerate(blocks[b].slots):
+                            if (b, s) in assignment:
+                                rider = cast(int, assignment[b, s])
+                                points[rider] = points.get(rider, 0) + slot.value
+                tokens = self.tour.tokens_of(i)
+                other_stacks = tokens.mountain if self.kind == "sprint" else tokens.sprint
+                other = _deal(other_stacks, [x, *others], n, lost)
+                sprint, mountain = (points, other) if self.kind == "sprint" else (other, points)
+                stage = _stage(self.first + i, [x, *others], {}, sprint, mountain)
+                stages.append(stage)
+                events.append(
+                    ScenarioEvent(
+                        self.first + i,
+                        tuple(stage.rows[k].rider for k in range(len(stage.rows))),
+                        {f"{self.kind}_points": {str(k): v for k, v in points.items() if v}},
+                    )
+                )
+            return Scenario(tuple(events), tuple(stages))
+
+        fill: Assignment = {}
+        for b, block in enumerate(blocks):
+            for s in range(len(block.slots)):
+                fill[b, s] = others[s]
+        final = {r.entrant: r for r in self.ranking(read(fill))}
+        now = {r.entrant: r for r in self.current()}
+        rivals = tuple(Rival(r, (r,), (now[r].points,)) for r in others)
+        problem = SlotProblem(self.events_left, tuple(blocks), rivals, final[x].points)
+        return problem, read
+
+
+class _TourPointsTitle(_Base):
+    """``tour_points``: teams on TP (GT-9); see the module docstring for the method."""
+
+    title = "tour_points"
+
+    def __init__(self, tour: GrandTour, tries: int = 24) -> None:
+        super().__init__(tour)
+        self.entrants: tuple[Hashable, ...] = tuple(t.id for t in tour.setup.teams)
+        self.names: Mapping[Hashable, str] = {t.id: t.name for t in tour.setup.teams}
+        self.tries = tries
+
+    def _rank(self, standings: Standings) -> list[Ranked]:
+        if not standings.tour_points:
+            return [Ranked(t, 1, 0) for t in self.entrants]
+        return [Ranked(r.team, r.rank, r.total) for r in standings.tour_points]
+
+    def _others(self, *teams: int) -> list[int]:
+        skip = {r for t in teams for r in self.team_riders[t]}
+        return [r for r in self.gc_order if r not in skip]
+
+    def _ordered(self, top: list[int], middle: list[int], bottom: list[int]) -> Scenario:
+        minutes = {r: 0 for r in top}
+        minutes.update({r: _BIG for r in middle})
+        minutes.update({r: 2 * _BIG for r in bottom})
+        lost = self.tour.tokens_may_be_lost
+        takers = [*top, *middle] if lost else [*top, *middle, *bottom]
+
+        def plan(_: int) -> tuple[list[int], dict[int, int], list[int], list[int]]:
+            return [*top, *middle, *bottom], minutes, takers, takers
+
+        return self._build(plan)
+
+    def extreme(self, best: Hashable, worst: Hashable) -> Scenario:
+        b, w = cast(int, best), cast(int, worst)
+        return self._ordered(self.team_riders[b], self._others(b, w), self.team_riders[w])
+
+    def runner_up(self, first: Hashable, second: Hashable) -> Scenario:
+        a, b = cast(int, first), cast(int, second)
+        return self._ordered([*self.team_riders[a], *self.team_riders[b]], self._others(a, b), [])
+
+    def witnesses(self, entrant: Hashable) -> Iterator[Scenario]:
+        """The entrant's riders first everywhere; the others' leftovers shared in several ways
+        (weakest teams first, strongest first, then seeded shuffles)."""
+        x = cast(int, entrant)
+        top = self.team_riders[x]
+        others = self._others(x)
+        tp = {r.entrant: r.points for r in self.current()}
+        team_of = {r.id: r.team_id for r in self.tour.setup.riders}
+        weakest = sorted(others, key=lambda r: (tp[team_of[r]], r))
+        yield self._ordered(top, weakest, [])
+        yield self._ordered(top, weakest[::-1], [])
+        rng = random.Random(f"podium-forecast-tp:{x}")
+        for _ in range(self.tries):
+            per_stage = []
+            for _ in range(self.events_left):
+                shuffled = others[:]
+                rng.shuffle(shuffled)
+                per_stage.append(shuffled)
+            gaps = {r: _BIG + k for k, r in enumerate(per_stage[-1] if per_stage else others)}
+
+            def plan(
+                i: int, per_stage: list[list[int]] = per_stage, gaps: dict[int, int] = gaps
+            ) -> tuple[list[int], dict[int, int], list[int], list[int]]:
+                order = [*top, *per_stage[i]]
+                minutes = {r: 0 for r in top}
+                minutes.update(gaps)
+                return order, minutes, order, order
+
+            yield self._build(plan)
+
+
+class _TimeTitle(_Base):
+    """``yellow`` or ``team``: open until the last stage, then decided by the standings."""
+
+    def __init__(self, tour: GrandTour, title: str) -> None:
+        super().__init__(tour)
+        self.title = title
+        self.entrants: tuple[Hashable, ...]
+        self.names: Mapping[Hashable, str]
+        if title == "yellow":
+            self.entrants = tuple(self.riders)
+            self.names = {r.id: r.name for r in tour.setup.riders}
+        else:
+            self.entrants = tuple(t.id for t in tour.setup.teams)
+            self.names = {t.id: t.name for t in tour.setup.teams}
+
+    def _rank(self, standings: Standings) -> list[Ranked]:
+        rows = standings.general if self.title == "yellow" else standings.team
+        if not rows:
+            return [Ranked(e, 1, 0) for e in self.entrants]
+        if self.title == "yellow":
+            return [Ranked(r.rider, r.rank, -r.time) for r in standings.general]
+        return [Ranked(r.team, r.rank, -r.time) for r in standings.team]
+
+
+def _time_status(title: _TimeTitle) -> TitleStatus:
+    if title.events_left == 0:
+        ranking = title.current()
+        rows = tuple(
+            EntrantStatus(
+                r.entrant,
+                title.names[r.entrant],
+                "clinched" if r.rank == 1 else "eliminated",
+                Reason(
+                    "decided",
+                    {
+                        "entrant": title.names[r.entrant],
+                        "rank": str(r.rank),
+                        "event_noun": "stage",
+                        "events_left": 0,
+                    },
+                ),
+            )
+            for r in ranking
+        )
+        return TitleStatus(title.title, 0, rows)
+    reason = Reason("time_title", {"event_noun": "stage", "events_left": title.events_left})
+    return TitleStatus(
+        title.title,
+        title.events_left,
+        tuple(EntrantStatus(e, title.names[e], "open", reason) for e in title.entrants),
+    )
+
+
+def grand_tour_statuses(tour: GrandTour) -> dict[str, TitleStatus]:
+    """Statuses of every title of the tour (see the module docstring for each method)."""
+    return {
+        "yellow": _time_status(_TimeTitle(tour, "yellow")),
+        "green": title_statuses(_TokenTitle(tour, "sprint")),
+        "polka_dot": title_statuses(_TokenTitle(tour, "mountain")),
+        "team": _time_status(_TimeTitle(tour, "team")),
+        "tour_points": title_statuses(_TourPointsTitle(tour)),
+    }
+
+
+# ---- simulation ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StageTemplate:
+    """A stage's outcome by finishing place: per place 1..n its time in seconds, sprint and
+    mountain points and exhaustion cards (None: not reported). A simulated stage hands place p's
+    line to the rider the drawn order puts p-th."""
+
+    rows: tuple[tuple[int, int, int, int | None], ...]
+
+
+def templates_from_results(stages: Sequence[StageResults]) -> tuple[StageTemplate, ...]:
+    """Templates from resolved stages (the tour's own, or a simulator's runs over a course)."""
+    out = []
+    for stage in stages:
+        rows = sorted(stage.rows, key=lambda r: r.position)
+        out.append(
+            StageTemplate(
+                tuple((r.time, r.sprint_points, r.mountain_points, r.exhaustion) for r in rows)
+            )
+        )
+    return tuple(out)
+
+
+def grand_tour_scorer(tour: GrandTour, pools: Sequence[Sequence[StageTemplate]]) -> Scorer:
+    """A scorer for :func:`scoring.forecast.montecarlo.simulate` (units: the tour's riders in
+    entry order); ``pools[i]`` holds the templates remaining stage ``i`` draws from (its
+    course's: the tour's own stages on it when there are enough, else simulator runs)."""
+    if len(pools) < tour.events_left or any(not p for p in pools[: tour.events_left]):
+        raise ValueError("one non-empty template pool per remaining stage is needed")
+    riders = [r.id for r in tour.setup.riders]
+    if any(len(t.rows) != len(riders) for p in pools for t in p):
+        raise ValueError("every template must have one line per rider of the tour")
+    rider_index = {r: i for i, r in enumerate(riders)}
+    teams = [t.id for t in tour.setup.teams]
+    team_index = {t: i for i, t in enumerate(teams)}
+    now = tour.now()
+    first = len(tour.stages) + 1
+    rules = tour.rules
+    setup = tour.setup
+    previous = now if now.after_stage is not None else None
+
+    def score(
+        orders: Sequence[np.ndarray], uniforms: np.ndarray, theta: np.ndarray
+    ) -> dict[str, list[int]]:
+        stages = []
+        for k, order in enumerate(orders):
+            pool = pools[k]
+            template = pool[int(uniforms[k, 0] * len(pool))].rows
+            stages.append(
+                StageResults(
+                    first + k,
+                    tuple(
+                        RiderResult(riders[u], p + 1, t // 60, t % 60, sp, mp, ex)
+                        for p, (u, (t, sp, mp, ex)) in enumerate(
+                            zip(order.tolist(), template, strict=True)
+                        )
+                    ),
+                )
+            )
+        final = compute_standings(setup, stages, rules, previous=previous, last_only=True)[0]
+        out: dict[str, list[int]] = {}
+        for title, rows in (
+            ("yellow", final.general),
+            ("green", final.sprint),
+            ("polka_dot", final.mountain),
+        ):
+            ranks = [0] * len(riders)
+            for row in rows:
+                ranks[rider_index[row.rider]] = row.rank
+            out[title] = ranks
+        for title, team_rows in (("team", final.team), ("tour_points", final.tour_points)):
+            ranks = [0] * len(teams)
+            for team_row in team_rows:
+                ranks[team_index[team_row.team]] = team_row.rank
+            out[title] = ranks
+        return out
+
+    return score
+
+
+def grand_tour_spec(tour: GrandTour, strengths: Strengths) -> SimulationSpec:
+    """The simulation of the remaining stages; the main classification is ``yellow`` (the
+    API's ``general`` positions)."""
+    riders = tuple(r.id for r in tour.setup.riders)
+    if tuple(strengths.units) != riders:
+        raise ValueError("strengths must be fitted on the tour's riders in entry order")
+    teams = tuple(t.id for t in tour.setup.teams)
+    everyone = tuple(range(len(riders)))
+    titles: dict[str, tuple[Hashable, ...]] = {
+        "yellow": riders,
+        "green": riders,
+        "polka_dot": riders,
+        "team": teams,
+        "tour_points": teams,
+    }
+    return SimulationSpec(strengths, (everyone,) * tour.events_left, titles, "yellow", 1)
+
+
+def stage_orders(tour: GrandTour) -> list[list[int]]:
+    """Each resolved stage's finishing order (rider ids), the input of the strength fit."""
+    return [[r.rider for r in sorted(s.rows, key=lambda r: r.position)] for s in tour.stages]
+
+
+__all__ = [
+    "GrandTour",
+    "StageTemplate",
+    "StageTokens",
+    "grand_tour_scorer",
+    "grand_tour_spec",
+    "grand_tour_statuses",
+    "stage_orders",
+    "templates_from_results",
+]
