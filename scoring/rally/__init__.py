@@ -1,5 +1,7 @@
 """Rallyman: DIRT scoring: stage sheet validation, rally standings, rally championships.
 
+- :mod:`scoring.rally.rules`: the rally's rule parameters (``RallyRules``, ``parse_rules``).
+- :mod:`scoring.rally.notation`: the RM-55 turn log (``log_issues``, ``log_time``, ``parse_log``).
 - :mod:`scoring.rally.sheet`: RM-52 to RM-54 (``check_stage_sheet``, ``parse_time``).
 - :mod:`scoring.rally.standings`: RM-42 to RM-46 (``rally_standings``).
 - :mod:`scoring.rally.championship`: RM-47 to RM-51 (``championship_standings``).
