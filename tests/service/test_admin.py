@@ -172,3 +172,80 @@ def test_admin_shows_each_set_up_error_where_it_belongs(users):
     assert "A Rest Day sits between two stages" in html  # above the stages
     assert "no_such_rule: Unknown rule parameter." in html  # on the rules box
     assert not Tour.objects.exists() and not Stage.objects.exists()
+
+
+def _inline(prefix: str, rows: list[dict[str, str]]) -> dict[str, str]:
+    data = {f"{prefix}-TOTAL_FORMS": str(len(rows)), f"{prefix}-INITIAL_FORMS": "0"}
+    for i, row in enumerate(rows):
+        data |= {f"{prefix}-{i}-{key}": value for key, value in row.items()}
+    return data
+
+
+def _rally_form(*drivers: str) -> dict[str, str]:
+    club = str(Club.objects.get(slug="velo-lisboa").pk)
+    return {
+        "club": club,
+        "name": "Admin Rally",
+        "public": "on",
+        "seed": "3",
+        "rules": "{}",
+        **_inline("drivers", [{"order": str(i), "name": n} for i, n in enumerate(drivers, 1)]),
+        **_inline("stages", [{"number": "1", "name": "SS1", "layout": "null"}]),
+    }
+
+
+def test_admin_checks_a_rally_like_the_api(users):
+    from tournament.rallies.models import Driver, Rally
+
+    client = _login(users, "organiser")
+    response = client.post("/admin/rallies/rally/add/", _rally_form("Ana", "ana "))
+    assert response.status_code == 200
+    assert "Driver names must be unique within a rally." in response.content.decode()
+    assert not Rally.objects.exists() and not Driver.objects.exists()
+    response = client.post("/admin/rallies/rally/add/", _rally_form("Ana", "Rui"))
+    assert response.status_code == 302, response.content.decode()[:3000]
+    rally = Rally.objects.get(name="Admin Rally")
+    assert [d.name for d in rally.drivers.order_by("order")] == ["Ana", "Rui"]
+    assert rally.rules  # the effective rules, stored whole as the API does
+
+
+def _championship_form(points: str, *drivers: str) -> dict[str, str]:
+    club = str(Club.objects.get(slug="velo-lisboa").pk)
+    rows = [
+        {"order": str(i), "name": n, "team": "", "build": "null"} for i, n in enumerate(drivers, 1)
+    ]
+    return {
+        "club": club,
+        "name": "Admin Cup",
+        "public": "on",
+        "seed": "3",
+        "rule_set": "basic",
+        "points": points,
+        "points_preset": "",
+        "rules": "{}",
+        **_inline("drivers", rows),
+        **_inline("races", [{"number": "1", "circuit": "monaco", "laps": "1", "drivers": "[]"}]),
+    }
+
+
+def test_admin_checks_a_championship_like_the_api(users):
+    from tournament.championships.models import Championship, Race
+
+    client = _login(users, "organiser")
+    response = client.post(
+        "/admin/championships/championship/add/", _championship_form('"nope"', "Ana")
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="id_points_error"' in html  # the API's points message, on the points box
+    assert not Championship.objects.exists() and not Race.objects.exists()
+    response = client.post(
+        "/admin/championships/championship/add/", _championship_form("[10, 8, 6]", "Ana", "Rui")
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    championship = Championship.objects.get(name="Admin Cup")
+    assert championship.points == [10, 8, 6] and championship.rules
+    # No driver listed for the race: every driver, as the API enters them (FD-78).
+    drivers = dict(championship.drivers.values_list("name", "pk"))
+    race = Race.objects.get(competition=championship)
+    assert race.drivers == [drivers["Ana"], drivers["Rui"]]

@@ -52,6 +52,8 @@ def test_large_tour_page_draws_every_stage(client, small_and_large):
 def test_home_queries_do_not_grow_with_competitions(
     client, small_and_large, django_assert_num_queries
 ):
-    # One query per game (each annotated with its event counts), and the clubs.
-    with django_assert_num_queries(4):
+    # One query per game with pages (each annotated with its event counts), and the clubs.
+    from tournament.web.pages import all_pages
+
+    with django_assert_num_queries(len(all_pages()) + 1):
         assert client.get("/").status_code == 200

@@ -1,13 +1,15 @@
 """Admin for Formula D championships: an organiser can run a whole championship from here.
 
-Set up the championship with its drivers and races, enter each race's results with the same form
-and checks as the scorekeeper page, read the standings, and resolve failed races again.
+Set up the championship with its drivers and races (checked as a whole by the API's set-up
+check before anything is stored), enter each race's results with the same form and checks as the
+scorekeeper page, read the standings, and resolve failed races again.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 from django.urls import reverse
@@ -19,50 +21,61 @@ from tournament.championships.models import (
     Championship,
     Driver,
     Race,
-    RaceResultVersion,
     RaceStandings,
 )
 from tournament.competitions.admin_base import (
     ClubScopedAdmin,
     EventAdminMixin,
-    ResultVersionAdmin,
-    ScopedInline,
-    SnapshotAdmin,
-    is_organiser,
+    SetupAdmin,
+    SetupInline,
+    setup_locked,
 )
-from tournament.competitions.services import results_stored
 
 
-def _locked(championship: Championship | None) -> bool:
-    return results_stored(Race, championship)
-
-
-class LockedInline(ScopedInline):
-    """Set-up rows turn read-only once a race has results (API.md: 409 on the API)."""
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        return self.fields if _locked(obj) else self.readonly_fields  # type: ignore[attr-defined]
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_organiser(request) and not _locked(obj)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_organiser(request) and not _locked(obj)
-
-
-class DriverInline(LockedInline, admin.TabularInline):
+class DriverInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
     model = Driver
     extra = 0
     fields = ["order", "name", "team", "build"]
-    readonly_fields: list[str] = []
+    setup_key = "drivers"
+    number_field = "order"
+
+    def setup_row(self, form: Any) -> dict[str, Any]:
+        data = form.cleaned_data
+        # "pk" is no key of the request: ChampionshipAdmin names the races' drivers with it.
+        return {
+            "name": data["name"],
+            "team": data.get("team") or None,
+            "build": data.get("build"),
+            "pk": form.instance.pk,
+        }
 
 
-class RaceInline(LockedInline, admin.TabularInline):
+class RaceInlineForm(forms.ModelForm):  # type: ignore[type-arg]
+    # Empty: every driver of the championship (FD-78), as an API request that omits them.
+    drivers = forms.JSONField(label=_("drivers entered"), required=False)
+
+    class Meta:
+        model = Race
+        fields = ["number", "circuit", "laps", "drivers"]
+
+
+class RaceInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
     model = Race
+    form = RaceInlineForm
+    setup_key = "races"
+    number_field = "number"
     extra = 0
     fields = ["number", "circuit", "laps", "drivers", "status", "version", "results_link"]
     readonly_fields = ["status", "version", "results_link"]
     ordering = ["number"]
+
+    def setup_row(self, form: Any) -> dict[str, Any]:
+        data = form.cleaned_data
+        return {
+            "circuit": data["circuit"],
+            "laps": data.get("laps"),
+            "drivers": data.get("drivers"),
+        }
 
     @admin.display(description=_("results"))
     def results_link(self, race: Race) -> str:
@@ -73,7 +86,7 @@ class RaceInline(LockedInline, admin.TabularInline):
 
 
 @admin.register(Championship)
-class ChampionshipAdmin(ClubScopedAdmin):
+class ChampionshipAdmin(SetupAdmin):
     list_display = ["name", "club", "public", "rule_set", "seed", "standings_through", "created_at"]
     list_filter = ["public", "rule_set", "club"]
     search_fields = ["name", "club__name"]
@@ -92,8 +105,42 @@ class ChampionshipAdmin(ClubScopedAdmin):
         "standings_table",
     ]
 
+    def setup_data(
+        self, cleaned: dict[str, Any], rows: dict[str, list[dict[str, Any]]]
+    ) -> dict[str, Any]:
+        drivers = rows.get("drivers", [])
+        names = {row.pop("pk"): row["name"] for row in drivers}
+        races = [
+            # The page keeps the ids of the drivers entered; the request names them (FD-78).
+            {**race, "drivers": [names.get(pk, str(pk)) for pk in race["drivers"]] or None}
+            for race in rows.get("races", [])
+        ]
+        points = cleaned.get("points_preset") or cleaned.get("points") or None
+        return {
+            "rule_set": cleaned.get("rule_set") or "basic",
+            "points": points,
+            "drivers": drivers,
+            "races": races,
+            "rules": cleaned.get("rules") or {},
+        }
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        checked = getattr(form, "checked_setup", None)
+        if checked is None:
+            return
+        # The races as the check completed them (FD-78 entries by name, FD-37 default laps,
+        # the shipped circuit's name), with the ids the drivers have now that they are saved.
+        championship = form.instance
+        ids = dict(Driver.objects.filter(championship=championship).values_list("name", "pk"))
+        races = Race.objects.filter(competition=championship).order_by("number")
+        for race, setup in zip(races, checked["races"], strict=False):
+            race.circuit, race.laps = setup["circuit"], setup["laps"]
+            race.drivers = [ids[name] for name in setup["drivers"]]
+            race.save(update_fields=["circuit", "laps", "drivers"])
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        if _locked(obj):
+        if setup_locked(obj):
             return [
                 *self.readonly_fields,
                 "club",
@@ -152,7 +199,6 @@ class RaceAdmin(EventAdminMixin, ClubScopedAdmin):
         "resolved_at",
     ]
     readonly_fields = fields
-    kind_label = "championship"
 
     entrant_label = _("driver")
 
@@ -167,7 +213,3 @@ class RaceAdmin(EventAdminMixin, ClubScopedAdmin):
     def results_rows(self, race: Race, formset: Any) -> list[tuple[Any, str]]:
         names = dict(Driver.objects.filter(championship=race.competition).values_list("pk", "name"))
         return row_names(formset, names)
-
-
-admin.site.register(RaceResultVersion, ResultVersionAdmin)
-admin.site.register(RaceStandings, SnapshotAdmin)

@@ -96,7 +96,6 @@ class EventAdminMixin:
     formset)`` (each form with the entrant's name).
     """
 
-    kind_label: str
     entrant_label: Any = _("entrant")
     actions = ["resolve_again"]
 
@@ -117,7 +116,6 @@ class EventAdminMixin:
         return custom + super().get_urls()  # type: ignore[misc]
 
     def results_view(self, request: HttpRequest, event_id: int) -> HttpResponse:
-        from tournament.competitions.kinds import get_kind
 
         queryset = self.get_queryset(request)  # type: ignore[attr-defined]
         event = get_object_or_404(queryset.select_related("competition"), pk=event_id)
@@ -138,7 +136,7 @@ class EventAdminMixin:
                 return HttpResponseRedirect(competition_url)
         else:
             formset = self.results_formset(event)
-        label = get_kind(self.kind_label).event_label(event.number)
+        label = kind_of(self.model).event_label(event.number)  # type: ignore[attr-defined]
         context = {
             **self.admin_site.each_context(request),  # type: ignore[attr-defined]
             "title": _("Results of %(event)s") % {"event": label},
@@ -165,11 +163,11 @@ class EventAdminMixin:
         description=_("Resolve the selected ones again (failed, or stuck in “submitted”)")
     )
     def resolve_again(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
-        from tournament.competitions.kinds import get_kind
         from tournament.competitions.services import requeue_events
 
         count = requeue_events(
-            kind=get_kind(self.kind_label), event_ids=queryset.values_list("pk", flat=True)
+            kind=kind_of(self.model),  # type: ignore[attr-defined]
+            event_ids=queryset.values_list("pk", flat=True),
         )
         self.message_user(  # type: ignore[attr-defined]
             request, _("%(n)s queued for resolution.") % {"n": count}, messages.SUCCESS
@@ -216,23 +214,52 @@ class SnapshotAdmin(ReadOnlyAdmin):
 # formset's forms there make Django's own ``all_valid(formsets)`` fail a moment later.
 
 
+def kind_of(model: Any) -> Any:
+    """The registered game whose competition (or event) model is ``model``."""
+    from tournament.competitions.kinds import all_kinds
+
+    return next(k for k in all_kinds() if model in (k.competition_model, k.event_model))
+
+
+def setup_locked(competition: Any) -> bool:
+    """Whether results exist: the set-up is then read-only, as the API answers 409."""
+    from tournament.competitions.services import results_stored
+
+    if competition is None or competition.pk is None:
+        return False
+    return results_stored(kind_of(type(competition)).event_model, competition)
+
+
 class SetupInline(ScopedInline):
     """An inline whose rows are one list of the set-up (``setup_key``: "stages", "teams", …).
 
     ``setup_row(form)`` is one row in the create request's shape; ``number_field`` (if any) is
     the column that numbers the rows 1..n (the API numbers them by their place in the list).
+    Once results exist its rows are read-only and none is added or removed.
     """
 
+    formset: Any = None  # SetupFormSet (set once that class exists, below)
     setup_key: ClassVar[str]
     number_field: ClassVar[str | None] = None
 
-    def setup_row(self, form: forms.ModelForm[Any]) -> dict[str, Any]:
+    def setup_row(self, form: Any) -> dict[str, Any]:
         raise NotImplementedError
 
     def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
         formset = super().get_formset(request, obj, **kwargs)  # type: ignore[misc]
         formset.setup_inline = self
         return formset
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if setup_locked(obj):
+            return self.get_fields(request, obj)  # type: ignore[attr-defined]
+        return super().get_readonly_fields(request, obj)  # type: ignore[misc]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_add_permission(request, obj) and not setup_locked(obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_delete_permission(request, obj) and not setup_locked(obj)
 
 
 class SetupFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
@@ -259,6 +286,9 @@ class SetupFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
         return rows
 
 
+SetupInline.formset = SetupFormSet
+
+
 class SetupForm(forms.ModelForm):  # type: ignore[type-arg]
     """A competition's admin form: runs the game's set-up check over the form and its inlines."""
 
@@ -268,7 +298,7 @@ class SetupForm(forms.ModelForm):  # type: ignore[type-arg]
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         formsets = getattr(self.instance, "_podium_setup_formsets", None)
-        if formsets is not None and not self.setup_admin.setup_locked(self.instance):
+        if formsets is not None and not setup_locked(self.instance):
             self.checked_setup = run_setup_check(self, formsets)
         return data
 
@@ -353,31 +383,22 @@ def error_messages(detail: Any, prefix: str = "") -> list[str]:
 class SetupAdmin(ClubScopedAdmin):
     """A competition's admin page whose set-up is checked by its game, as the API checks it.
 
-    A game declares ``kind_label``, its set-up inlines (:class:`SetupInline` with
-    ``formset = SetupFormSet``) and ``setup_data(cleaned, rows)``: the create request's set-up
+    A game declares its set-up inlines (:class:`SetupInline`) and ``setup_data(cleaned, rows)``:
+    the create request's set-up
     from the form's cleaned data and each inline's rows. ``error_lists`` names the inline that
     shows a set-up key's errors when no field of the page holds that key (``rest_days_after``).
     """
 
     form = SetupForm
-    kind_label: ClassVar[str]
     error_lists: ClassVar[Mapping[str, str]] = {}
 
     def kind(self) -> Any:
-        from tournament.competitions.kinds import get_kind
-
-        return get_kind(self.kind_label)
+        return kind_of(self.model)
 
     def setup_data(
         self, cleaned: dict[str, Any], rows: dict[str, list[dict[str, Any]]]
     ) -> dict[str, Any]:
         raise NotImplementedError
-
-    def setup_locked(self, competition: Any) -> bool:
-        """Whether results exist (then the set-up is read-only and nothing is re-checked)."""
-        from tournament.competitions.services import results_stored
-
-        return competition.pk is not None and results_stored(self.kind().event_model, competition)
 
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
@@ -400,3 +421,21 @@ class SetupAdmin(ClubScopedAdmin):
             # The effective values the check computed (rules with their defaults), as the API.
             self.kind().apply_setup(obj, form.checked_setup)
         super().save_model(request, obj, form, change)
+
+
+def register_kind_admins(site: admin.AdminSite | None = None) -> None:
+    """Register the records every game shares (result versions, standings snapshots) for each
+    game of the registry; a game's own admin module declares only what is its own.
+
+    Called once every game's kind is registered (``tournament.web``'s ``ready``, the last app).
+    """
+    from tournament.competitions.kinds import all_kinds
+
+    site = site or admin.site
+    for kind in all_kinds():
+        for model, model_admin in (
+            (kind.version_model, ResultVersionAdmin),
+            (kind.snapshot_model, SnapshotAdmin),
+        ):
+            if not site.is_registered(model):
+                site.register(model, model_admin)

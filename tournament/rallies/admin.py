@@ -1,8 +1,9 @@
 """Admin for rallies and rally championships, scoped to the organiser's clubs.
 
-An organiser sets up a rally (drivers, stages with layouts, rules), reads its stages and result
-versions, and requeues failed stages; results are entered on the scorekeeper page or the API,
-with the same checks (RM-53). Set-up turns read-only once results exist.
+An organiser sets up a rally (drivers, stages with layouts, rules: checked as a whole by the
+API's set-up check before anything is stored), reads its stages and result versions, and
+requeues failed stages; results are entered on the scorekeeper page or the API, with the same
+checks (RM-53). Set-up turns read-only once results exist.
 """
 
 from __future__ import annotations
@@ -17,59 +18,49 @@ from scoring.rally import parse_championship_settings
 from tournament.competitions.admin_base import (
     ClubScopedAdmin,
     EventAdminMixin,
-    ResultVersionAdmin,
     ScopedInline,
-    SnapshotAdmin,
-    is_organiser,
+    SetupAdmin,
+    SetupInline,
+    setup_locked,
 )
-from tournament.competitions.services import results_stored
 from tournament.rallies.models import (
     ChampionshipRally,
     Driver,
     Rally,
     RallyChampionship,
     RallyStage,
-    RallyStageResultVersion,
-    RallyStandings,
 )
 
 
-def _locked(rally: Rally | None) -> bool:
-    return results_stored(RallyStage, rally)
-
-
-class LockedInline(ScopedInline):
-    """Inline rows become read-only, and cannot be added or removed, once results exist."""
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        if _locked(obj):
-            return self.fields  # type: ignore[attr-defined]
-        return self.readonly_fields  # type: ignore[attr-defined]
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_organiser(request) and not _locked(obj)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_organiser(request) and not _locked(obj)
-
-
-class DriverInline(LockedInline, admin.TabularInline):
+class DriverInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
     model = Driver
     extra = 0
     fields = ["order", "name"]
-    readonly_fields: list[str] = []
+    setup_key = "drivers"
+    number_field = "order"
+
+    def setup_row(self, form: Any) -> dict[str, Any]:
+        return {"name": form.cleaned_data["name"]}
 
 
-class RallyStageInline(LockedInline, admin.TabularInline):
+class RallyStageInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
     model = RallyStage
     extra = 0
     fields = ["number", "name", "layout", "status", "version"]
     readonly_fields = ["status", "version"]
     ordering = ["number"]
+    setup_key = "stages"
+    number_field = "number"
+
+    def setup_row(self, form: Any) -> dict[str, Any]:
+        return {
+            "name": form.cleaned_data.get("name") or "",
+            "layout": form.cleaned_data.get("layout"),
+        }
 
 
 @admin.register(Rally)
-class RallyAdmin(ClubScopedAdmin):
+class RallyAdmin(SetupAdmin):
     list_display = ["name", "club", "public", "seed", "standings_through", "created_at"]
     list_filter = ["public", "club"]
     search_fields = ["name", "club__name"]
@@ -78,9 +69,14 @@ class RallyAdmin(ClubScopedAdmin):
     readonly_fields = ["standings_through"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        if _locked(obj):
+        if setup_locked(obj):
             return [*self.readonly_fields, "club", "seed", "rules"]
         return self.readonly_fields
+
+    def setup_data(
+        self, cleaned: dict[str, Any], rows: dict[str, list[dict[str, Any]]]
+    ) -> dict[str, Any]:
+        return {**rows, "rules": cleaned.get("rules") or {}}
 
 
 @admin.register(RallyStage)
@@ -103,11 +99,6 @@ class RallyStageAdmin(EventAdminMixin, ClubScopedAdmin):
         "resolved_at",
     ]
     readonly_fields = [f for f in fields if f != "name"]
-    kind_label = "rally"
-
-
-admin.site.register(RallyStageResultVersion, ResultVersionAdmin)
-admin.site.register(RallyStandings, SnapshotAdmin)
 
 
 class ChampionshipRallyInline(ScopedInline, admin.TabularInline):

@@ -22,12 +22,8 @@ from scoring.grand_tour import specialist_order
 from tournament.competitions.admin_base import (
     ClubScopedAdmin,
     EventAdminMixin,
-    ResultVersionAdmin,
     SetupAdmin,
-    SetupFormSet,
     SetupInline,
-    SnapshotAdmin,
-    is_organiser,
 )
 from tournament.competitions.messages import param_message
 from tournament.competitions.services import results_stored
@@ -38,7 +34,6 @@ from tournament.tours.models import (
     Rider,
     RiderRole,
     Stage,
-    StageResultVersion,
     StageStandings,
     Team,
     Tour,
@@ -73,7 +68,6 @@ class StageInlineForm(forms.ModelForm):
 class StageInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
     model = Stage
     form = StageInlineForm
-    formset = SetupFormSet
     setup_key = "stages"
     number_field = "number"
     extra = 0
@@ -108,17 +102,6 @@ class StageInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
             return ""
         url = reverse("admin:tours_stage_results", args=[stage.pk])
         return format_html('<a href="{}">{}</a>', url, _("enter results"))
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        if _locked(obj):
-            return self.fields
-        return self.readonly_fields
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_organiser(request) and not _locked(obj)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_organiser(request) and not _locked(obj)
 
 
 def _specialist_field() -> forms.ChoiceField:
@@ -178,7 +161,6 @@ class TeamInlineForm(forms.ModelForm):  # type: ignore[type-arg]
 class TeamInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
     model = Team
     form = TeamInlineForm
-    formset = SetupFormSet
     setup_key = "teams"
     number_field = "order"
     extra = 0
@@ -191,7 +173,7 @@ class TeamInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
         "sprinteur",
         "sprinteur_specialist",
     ]
-    readonly_fields = ["riders_list"]
+    readonly_fields: list[str] = []
 
     def setup_row(self, form: Any) -> dict[str, Any]:
         data = form.cleaned_data
@@ -205,19 +187,9 @@ class TeamInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
         # Once results exist the riders are shown, not edited (the rider boxes are no fields).
         return ["order", "name", "player", "riders_list"] if _locked(obj) else self.fields
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        return self.get_fields(request, obj) if _locked(obj) else []
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_organiser(request) and not _locked(obj)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_organiser(request) and not _locked(obj)
-
 
 @admin.register(Tour)
 class TourAdmin(SetupAdmin):
-    kind_label = "tour"
     # A Rest Day's place is a box of a stage row: its errors are shown above the stages.
     error_lists = {"rest_days_after": "stages"}
     list_display = ["name", "club", "public", "seed", "standings_through", "created_at"]
@@ -314,7 +286,6 @@ class StageAdmin(EventAdminMixin, ClubScopedAdmin):
         "submitted_at",
         "resolved_at",
     ]
-    kind_label = "tour"
 
     entrant_label = _("rider")
 
@@ -344,7 +315,3 @@ def _int(value: Any) -> int | None:
         return int(value)
     except (TypeError, ValueError):
         return None
-
-
-admin.site.register(StageResultVersion, ResultVersionAdmin)
-admin.site.register(StageStandings, SnapshotAdmin)
