@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
+from games.flamme_rouge.roster import StackState, TokenAward
+
 
 def move_rider(
     rider: int,
@@ -49,13 +51,14 @@ def slipstream(
     occ: list[list[int]],
     cnt: list[int],
     slip_ok: Sequence[bool],
-) -> dict[int, int]:
+    gained: list[int],
+) -> None:
     """FR-38: close one-square gaps from the rear, restarting after each move.
 
-    Returns the squares each rider gained. Rescanning the sorted occupied squares after each move
-    is the rule's "restart at i = 1": only an occupied square can open a matching window.
+    Adds the squares each rider gains to ``gained[rider]``. Rescanning the sorted occupied
+    squares after each move is the rule's "restart at i = 1": only an occupied square can open
+    a matching window.
     """
-    gained: dict[int, int] = {}
     while True:
         occupied = sorted({pos[i] for i in on})
         match = 0
@@ -64,7 +67,7 @@ def slipstream(
                 match = a
                 break
         if not match:
-            return gained
+            return
         here, there = occ[match], occ[match + 1]
         for index, rider in enumerate(here):  # in lane order, into the rightmost free lanes
             if rider < 0 or cnt[match + 1] >= len(there):
@@ -75,7 +78,7 @@ def slipstream(
             cnt[match] -= 1
             cnt[match + 1] += 1
             pos[rider], lane[rider] = match + 1, free + 1
-            gained[rider] = gained.get(rider, 0) + 1
+            gained[rider] += 1
 
 
 def find_packs(occupied: Sequence[int]) -> list[tuple[int, int]]:
@@ -91,25 +94,26 @@ def find_packs(occupied: Sequence[int]) -> list[tuple[int, int]]:
 
 
 def award_tokens(
-    stacks: Sequence[tuple[int, list[int], str, int]],
+    stacks: Sequence[StackState],
     order: Sequence[int],
     start: Sequence[int],
     reach: Sequence[int],
     eligible: Sequence[bool],
-) -> list[tuple[int, str, int, int]]:
-    """FR-54: hand out stack tokens; returns ``(rider, stack id, value, side)`` in award order.
+) -> list[TokenAward]:
+    """FR-54: hand out stack tokens, in award order.
 
     ``order`` is the race order after slipstream (GT-3.2: the rider furthest ahead at the end of
     the round takes the best token). A rider reaches a stack when ``start[r] < square <=
-    reach[r]``. Each stack is resolved on its own; ``tokens`` lists are consumed in place.
+    reach[r]``. Each stack is resolved on its own; its ``tokens`` are consumed in place.
     """
-    awarded: list[tuple[int, str, int, int]] = []
-    for square, tokens, stack_id, side in stacks:
+    awarded: list[TokenAward] = []
+    for stack in stacks:
+        tokens, square = stack.tokens, stack.square
         for rider in order:
             if not tokens:
                 break
             if eligible[rider] and start[rider] < square <= reach[rider]:
-                awarded.append((rider, stack_id, tokens.pop(0), side))
+                awarded.append(TokenAward(rider, stack.id, tokens.pop(0), stack.side))
     return awarded
 
 

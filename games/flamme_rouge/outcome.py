@@ -11,14 +11,19 @@ from games.flamme_rouge.cards import Card
 
 @dataclass(frozen=True)
 class RiderResult:
-    """FR-70: one rider's stage result. ``crossing_round`` is None only in base mode (FR-41)."""
+    """FR-70: one rider's stage result, integers only.
+
+    In base mode (FR-41) a rider who never crossed has ``crossing_round`` 0 (rounds are
+    numbered from 1) and ``squares_past`` = his square - L, 0 or less (how far short of the line
+    he stands), so FR-72's order needs no special case beyond "crossers first".
+    """
 
     rider_id: int
     team_id: int
     rider_type: str  # rouleur | sprinteur (Peloton riders: rouleur, FR-56 deck)
     is_dummy: bool
     position: int
-    crossing_round: int | None
+    crossing_round: int
     squares_past: int
     lane: int
     minutes: int

@@ -7,67 +7,64 @@ so a stage is reproducible from its seed. It is written for speed: plain ints an
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from games.flamme_rouge.cards import EXHAUSTION_CODE
+from games.flamme_rouge.tables import Tables
 from games.flamme_rouge.track import DESCENT, SUPPLY
 
 HELD_VALUE = 9  # FR-68 step 5: a Sprinteur keeps his 9s (and the Super Sprinteur's 10 and 11)
 
 
+@dataclass(frozen=True, slots=True)
+class PolicyView:
+    """What the policy knows of a stage besides the round: card values, the line, its weights."""
+
+    values: Sequence[int]  # value of every card code (FR-64 Strong Descents resolved)
+    last: int  # L of FR-14
+    weights: Sequence[float]  # FR-68 step 4: slip, token, exposed, value, exhaustion
+    slip_ok: Sequence[bool]  # FR-37 by square
+    sprint_cards: int  # FR-68 step 3
+    sprint_reach: int  # no sprint check is needed further from the line than this
+
+
 def choose_card(
+    view: PolicyView,
     hand: Sequence[int],
-    values: Sequence[int],
     start: int,
-    dest_row: Sequence[int],
-    last: int,
+    tables: Tables,
     sprinting: bool,
     hold_high: bool,
-    start_terrain: str,
     proj: Sequence[int],
-    own_mark: int,
-    slip_ok: Sequence[bool],
     stacks: Sequence[tuple[int, int]],
-    weights: Sequence[float],
+    expected: int,
 ) -> int:
     """Index in ``hand`` of the card to play (FR-68).
 
-    ``proj[sq]`` counts riders projected on ``sq`` (round-start square plus the expected move);
-    ``own_mark`` is this rider's own first projected square (he is marked on it and the next).
-    ``stacks`` lists ``(square, top token value)`` of stacks with tokens left. ``sprinting`` is
-    step 3's condition, computed by the caller only near the line.
+    ``proj[sq]`` counts riders projected on ``sq`` (round-start square plus the expected move;
+    this rider is marked on ``start + expected`` and the next). ``stacks`` lists ``(square, top
+    token value)`` of stacks with tokens left. ``sprinting`` is step 3's condition, computed by
+    the caller only near the line.
     """
-    count = len(hand)
-    targets = [dest_row[values[c]] for c in hand]
-    # Steps 2 and 3: cross the line as far as possible, or sprint with the biggest move. Both
-    # maximise the projected square; ties go to the lower card, then the earlier draw (step 6).
-    if sprinting or max(targets) > last:
-        best = 0
-        for k in range(1, count):
-            if targets[k] > targets[best] or (
-                targets[k] == targets[best] and values[hand[k]] < values[hand[best]]
-            ):
-                best = k
-        return best
-    candidates = range(count)
-    if hold_high:
-        kept = [k for k in candidates if values[hand[k]] < HELD_VALUE]
-        if kept:
-            candidates = kept  # type: ignore[assignment]
-    if start_terrain in (DESCENT, SUPPLY):
-        # Step 5: the floor makes low cards move as far; spend the lowest, exhaustion first.
-        best = -1
-        for k in candidates:
-            if best < 0 or _lower(hand[k], hand[best], values):
-                best = k
-        return best
-    w_slip, w_token, w_exposed, w_value, w_exhaustion = weights
+    values = view.values
+    dest_row = tables.card_dest[start]
+    targets = [dest_row[c] for c in hand]
+    # Steps 2 and 3: cross the line as far as possible, or sprint with the biggest move.
+    if sprinting or max(targets) > view.last:
+        return _furthest(hand, targets, values)
+    candidates = _keep_high(hand, values) if hold_high else range(len(hand))
+    if tables.terrain[start] in (DESCENT, SUPPLY):
+        return _lowest(hand, candidates, values)
+    # Step 4: the best m + 2·slip + token - 1.5·exposed - 0.3·value + is_exhaustion.
+    slip_ok = view.slip_ok
+    w_slip, w_token, w_exposed, w_value, w_exhaustion = view.weights
+    own = start + expected  # the rider's own marks, own and own + 1: nobody drafts himself
     best, best_score = -1, 0.0
     for k in candidates:
         code = hand[k]
         p = targets[k]
-        # Discount the rider's own marks (own_mark and own_mark + 1): nobody drafts himself.
-        ahead1 = proj[p + 1] - (own_mark == p + 1) - (own_mark == p)
-        ahead2 = proj[p + 2] - (own_mark == p + 2) - (own_mark == p + 1)
+        ahead1 = proj[p + 1] - (own == p + 1) - (own == p)
+        ahead2 = proj[p + 2] - (own == p + 2) - (own == p + 1)
         slip = slip_ok[p] and slip_ok[p + 1] and (ahead1 > 0 or (ahead2 > 0 and slip_ok[p + 2]))
         token = 0
         for square, top in stacks:
@@ -90,6 +87,34 @@ def choose_card(
     return best
 
 
+def _furthest(hand: Sequence[int], targets: Sequence[int], values: Sequence[int]) -> int:
+    """The furthest projected square; ties to the lower card, then the earlier draw (step 6)."""
+    best = 0
+    for k in range(1, len(hand)):
+        if targets[k] > targets[best] or (
+            targets[k] == targets[best] and values[hand[k]] < values[hand[best]]
+        ):
+            best = k
+    return best
+
+
+def _keep_high(hand: Sequence[int], values: Sequence[int]) -> Sequence[int]:
+    """Indexes of the cards a Sprinteur may play while he keeps his 9s (step 5): all of them if
+    he holds nothing else."""
+    kept = [k for k in range(len(hand)) if values[hand[k]] < HELD_VALUE]
+    return kept or range(len(hand))
+
+
+def _lowest(hand: Sequence[int], candidates: Sequence[int], values: Sequence[int]) -> int:
+    """Step 5 on a D or S start: the floor makes low cards move as far; spend the lowest card,
+    exhaustion first."""
+    best = candidates[0]
+    for k in candidates:
+        if _lower(hand[k], hand[best], values):
+            best = k
+    return best
+
+
 def _lower(code: int, other: int, values: Sequence[int]) -> bool:
     """Is ``code`` a lower card than ``other``? Exhaustion beats a plain card of equal value."""
     a, b = values[code], values[other]
@@ -98,4 +123,4 @@ def _lower(code: int, other: int, values: Sequence[int]) -> bool:
     return code == EXHAUSTION_CODE and other != EXHAUSTION_CODE
 
 
-__all__ = ["choose_card"]
+__all__ = ["HELD_VALUE", "PolicyView", "choose_card"]

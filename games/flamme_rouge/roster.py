@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from games.flamme_rouge.cards import (
+    EXHAUSTION_CODE,
     MUSCLE_SPRINTEUR_DECK,
     PELOTON_DECK,
     ROULEUR,
@@ -25,7 +27,26 @@ PELOTON_TYPE = "peloton"
 SIDES = ("sprint", "mountain")
 
 
-@dataclass
+@dataclass(slots=True)
+class StackState:
+    """A token stack during the stage (FR-52, FR-53): its tokens left, best first."""
+
+    square: int
+    tokens: list[int]
+    id: str
+    side: int  # index in SIDES
+
+
+class TokenAward(NamedTuple):
+    """FR-54: a token a rider took from a stack."""
+
+    rider: int  # rider index
+    stack_id: str
+    value: int
+    side: int  # index in SIDES
+
+
+@dataclass(slots=True)
 class Roster:
     """Mutable per-rider state of one stage; index = canonical rider index."""
 
@@ -42,16 +63,15 @@ class Roster:
     occ: list[list[int]] = field(default_factory=list)  # occ[sq][lane - 1] = rider or -1
     cnt: list[int] = field(default_factory=list)  # riders per square
     supply: list[int] | None = None
-    # (square, tokens left best first, stack id, side index) per stack, in input order.
-    stacks: list[tuple[int, list[int], str, int]] = field(default_factory=list)
+    stacks: list[StackState] = field(default_factory=list)  # in input order
     placement_order: list[int] = field(default_factory=list)
     grid: list[list[int]] = field(default_factory=list)  # [rider id, square, lane], as placed
-    crossing_round: list[int | None] = field(default_factory=list)
+    crossing_round: list[int] = field(default_factory=list)  # 0 = not crossed (yet)
     squares_past: list[int] = field(default_factory=list)
     final_lane: list[int] = field(default_factory=list)
     minutes: list[int] = field(default_factory=list)
     seconds: list[int] = field(default_factory=list)
-    tokens: list[list[tuple[str, int, int]]] = field(default_factory=list)
+    tokens: list[list[TokenAward]] = field(default_factory=list)
     exhaustion_taken: list[int] = field(default_factory=list)
     exhaustion_played: list[int] = field(default_factory=list)
     exhaustion_end: list[int] = field(default_factory=list)
@@ -71,9 +91,13 @@ class Roster:
         for column in (self.seconds, self.exhaustion_taken, self.exhaustion_played):
             column.append(0)
         self.exhaustion_end.append(0)
-        self.crossing_round.append(None)
+        self.crossing_round.append(0)
         self.tokens.append([])
         return len(self.rider_id) - 1
+
+    def held_exhaustion(self, i: int) -> int:
+        """Exhaustion cards in rider ``i``'s face-down deck and recycled pile (FR-70)."""
+        return self.deck[i].count(EXHAUSTION_CODE) + self.recycled[i].count(EXHAUSTION_CODE)
 
 
 def build_roster(setup: StageSetup, tables: Tables, rng: random.Random) -> Roster:
@@ -91,17 +115,8 @@ def build_roster(setup: StageSetup, tables: Tables, rng: random.Random) -> Roste
             deck = build_deck(rider.role, rider.specialist, rider.exhaustion)
             index = ro.add(rider.id, team.id, rider.role, PLAYER, deck)
             by_team.setdefault(team.id, {})[rider.role] = index
-    placing: list[int] = []
     shuffles: list[list[int]] = [ro.deck[i] for i in range(len(ro.rider_id))]
-    if setup.dummy_teams in ("peloton", "both"):
-        shared = list(PELOTON_DECK)  # FR-56: one deck for both riders
-        placing += [ro.add(rid, PELOTON_TEAM_ID, PELOTON_TYPE, PELOTON, shared) for rid in (-1, -2)]
-        shuffles.append(shared)
-    if setup.dummy_teams in ("muscle", "both"):
-        rouleur = ro.add(-4, MUSCLE_TEAM_ID, ROULEUR, MUSCLE, list(ROULEUR_DECK))
-        sprinteur = ro.add(-3, MUSCLE_TEAM_ID, SPRINTEUR, MUSCLE, list(MUSCLE_SPRINTEUR_DECK))
-        placing += [sprinteur, rouleur]  # FR-60: Sprinteur ahead of Rouleur
-        shuffles += [ro.deck[rouleur], ro.deck[sprinteur]]
+    placing = _add_dummies(ro, setup.dummy_teams, shuffles)
     first = rules.policy_first_placed  # FR-69
     second = ROULEUR if first == SPRINTEUR else SPRINTEUR
     placing += [by_team[team][first] for team in order]  # FR-17: one rider per turn, cycling
@@ -115,14 +130,29 @@ def build_roster(setup: StageSetup, tables: Tables, rng: random.Random) -> Roste
         carried = [0, 0]
         for i, deck in enumerate(ro.deck):
             if ro.ctrl[i] == PLAYER:
-                carried[ro.supply_type[i]] += deck.count(0)
+                carried[ro.supply_type[i]] += deck.count(EXHAUSTION_CODE)
         ro.supply = [max(0, limit - carried[0]), max(0, limit - carried[1])]
     for stack in setup.stacks:
         values = rules.major_tokens if stack.type == "major" else rules.minor_tokens
         # FR-53: riders always take the best token left, so keep them sorted best first.
         tokens = sorted(values, reverse=True)
-        ro.stacks.append((stack.square, tokens, stack.id, SIDES.index(stack.side)))
+        ro.stacks.append(StackState(stack.square, tokens, stack.id, SIDES.index(stack.side)))
     return ro
+
+
+def _add_dummies(ro: Roster, dummy_teams: str, shuffles: list[list[int]]) -> list[int]:
+    """FR-56/FR-57 dummy riders and decks; returns them in FR-60 placing order."""
+    placing: list[int] = []
+    if dummy_teams in ("peloton", "both"):
+        shared = list(PELOTON_DECK)  # FR-56: one deck for both riders
+        placing += [ro.add(rid, PELOTON_TEAM_ID, PELOTON_TYPE, PELOTON, shared) for rid in (-1, -2)]
+        shuffles.append(shared)
+    if dummy_teams in ("muscle", "both"):
+        rouleur = ro.add(-4, MUSCLE_TEAM_ID, ROULEUR, MUSCLE, list(ROULEUR_DECK))
+        sprinteur = ro.add(-3, MUSCLE_TEAM_ID, SPRINTEUR, MUSCLE, list(MUSCLE_SPRINTEUR_DECK))
+        placing += [sprinteur, rouleur]  # FR-60: Sprinteur ahead of Rouleur
+        shuffles += [ro.deck[rouleur], ro.deck[sprinteur]]
+    return placing
 
 
 def _place(ro: Roster, tables: Tables, placing: list[int]) -> None:
@@ -142,4 +172,4 @@ def _place(ro: Roster, tables: Tables, placing: list[int]) -> None:
         ro.grid.append([ro.rider_id[i], sq, lane])
 
 
-__all__ = ["MUSCLE", "PELOTON", "PLAYER", "Roster", "build_roster"]
+__all__ = ["MUSCLE", "PELOTON", "PLAYER", "Roster", "StackState", "TokenAward", "build_roster"]

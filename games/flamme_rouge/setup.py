@@ -75,26 +75,7 @@ def validate_setup(setup: StageSetup, course: Course) -> None:
         )
     if not setup.teams:
         raise SetupError("A stage needs at least one player team.", "no_teams")
-    team_ids: list[int] = []
-    rider_ids: set[int] = set()
-    for team in setup.teams:
-        if not isinstance(team.id, int) or team.id < 0:
-            raise SetupError(
-                "Team ids must be non-negative integers.", "invalid_team_id", team=team.id
-            )
-        if team.id in team_ids:
-            raise SetupError(f"Team id {team.id} appears twice.", "duplicate_team", team=team.id)
-        team_ids.append(team.id)
-        roles = sorted(r.role for r in team.riders)
-        if roles != [ROULEUR, SPRINTEUR]:
-            raise SetupError(
-                f"Team {team.id} must have exactly one rouleur and one sprinteur (FR-1).",
-                "team_riders",
-                team=team.id,
-                roles=[r.role for r in team.riders],
-            )
-        for rider in team.riders:
-            _validate_rider(rider, rider_ids)
+    team_ids = _validate_teams(setup.teams)
     if setup.placement_order is not None and sorted(setup.placement_order) != sorted(team_ids):
         raise SetupError(
             "The placement order must list every team id exactly once.",
@@ -114,6 +95,31 @@ def validate_setup(setup: StageSetup, course: Course) -> None:
     stack_ids: set[str] = set()
     for stack in setup.stacks:
         _validate_stack(stack, course, stack_ids)
+
+
+def _validate_teams(teams: tuple[TeamEntry, ...]) -> list[int]:
+    """FR-1: distinct non-negative team ids, a Rouleur and a Sprinteur each; returns the ids."""
+    team_ids: list[int] = []
+    rider_ids: set[int] = set()
+    for team in teams:
+        if not isinstance(team.id, int) or team.id < 0:
+            raise SetupError(
+                "Team ids must be non-negative integers.", "invalid_team_id", team=team.id
+            )
+        if team.id in team_ids:
+            raise SetupError(f"Team id {team.id} appears twice.", "duplicate_team", team=team.id)
+        team_ids.append(team.id)
+        roles = sorted(r.role for r in team.riders)
+        if roles != [ROULEUR, SPRINTEUR]:
+            raise SetupError(
+                f"Team {team.id} must have exactly one rouleur and one sprinteur (FR-1).",
+                "team_riders",
+                team=team.id,
+                roles=[r.role for r in team.riders],
+            )
+        for rider in team.riders:
+            _validate_rider(rider, rider_ids)
+    return team_ids
 
 
 def _validate_rider(rider: RiderEntry, seen: set[int]) -> None:

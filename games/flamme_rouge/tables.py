@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from games.flamme_rouge.cards import card_values
 from games.flamme_rouge.rules import StageRules
 from games.flamme_rouge.track import (
     ASCENT,
@@ -41,6 +42,7 @@ class Tables:
     dest: tuple[tuple[int, ...], ...]  # dest[s][v]: target square after FR-29 steps but blocking
     mods: tuple[tuple[str, ...], ...]  # mods[s][v]: modifier letters that changed the value
     timing: tuple[int, ...]  # timing[k]: seconds for the pack front k squares past the line
+    card_dest: tuple[tuple[int, ...], ...]  # card_dest[s][code]: dest[s][value of the card]
 
 
 @lru_cache(maxsize=128)
@@ -95,7 +97,12 @@ def tables_for(text: str, rules: StageRules) -> Tables:
     # Index 0 is unused; squares past the last timing value read the last one (a defensive
     # fallback: build_rules rejects Wide Finish tiles that do not match the timing, FR-13).
     timing = (0, *(values[min(k, len(values)) - 1] for k in range(1, n - last + 1)))
-    return Tables(course, n, last, lanes, slip_ok, terrain, tuple(dest), tuple(mods), timing)
+    # The policy looks at every card in hand from the rider's square: index by card code directly.
+    card_value = card_values(rules.strong_descents_value)
+    card_dest = tuple(tuple(row[v] for v in card_value) if row else () for row in dest)
+    return Tables(
+        course, n, last, lanes, slip_ok, terrain, tuple(dest), tuple(mods), timing, card_dest
+    )
 
 
 __all__ = ["Tables", "tables_for"]

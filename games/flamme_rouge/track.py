@@ -160,6 +160,40 @@ def parse_course(course: str, *, rules: StageRules | None = None) -> Course:
     if not isinstance(course, str) or not course:
         raise CourseError("The course is empty.", "course_empty")
     tokens = tokenize(course)
+    _check_tokens(tokens)
+    if TILES[tokens[0]].kind != "start":
+        raise CourseError(
+            f"The course starts with {tokens[0]!r}; it must start with a start tile "
+            "(a, A, 1 or ^1).",
+            "course_no_start",
+            tile=tokens[0],
+        )
+    if TILES[tokens[-1]].kind != "finish":
+        raise CourseError(
+            "The course has no finish: its last tile must be u (flat) or U (ascent).",
+            "course_no_finish",
+            tile=tokens[-1],
+        )
+    finish = "ascent" if tokens[-1] == "U" else "flat"
+    squares: list[Square] = []
+    for token in tokens[:-1]:
+        _append_tile(squares, TILES[token], finish_terrain=FLAT)
+    if rules.tour_mode:
+        # FR-13: the Wide Finish replaces u/U; the ascent side is ascent on every square.
+        wide = rules.wide_finish_ascent if finish == "ascent" else rules.wide_finish_flat
+        terrain = ASCENT if finish == "ascent" else FLAT
+        spec = terrain * wide.before + FINISH_AREA * wide.past
+        lanes = str(rules.wide_finish_lanes) * len(spec)
+        _append_tile(squares, _tile("finish", spec, lanes), finish_terrain=terrain)
+    else:
+        _append_tile(
+            squares, TILES[tokens[-1]], finish_terrain=FLAT if finish == "flat" else ASCENT
+        )
+    return Course(course, tuple(tokens), tuple(squares), finish, rules.tour_mode)
+
+
+def _check_tokens(tokens: list[str]) -> None:
+    """FR-9: known tiles, each physical tile once, a start tile only first, a finish only last."""
     offset = 0
     seen: dict[str, int] = {}
     for index, token in enumerate(tokens, start=1):
@@ -198,35 +232,6 @@ def parse_course(course: str, *, rules: StageRules | None = None) -> Course:
                 index=index,
             )
         offset += len(token)
-    if TILES[tokens[0]].kind != "start":
-        raise CourseError(
-            f"The course starts with {tokens[0]!r}; it must start with a start tile "
-            "(a, A, 1 or ^1).",
-            "course_no_start",
-            tile=tokens[0],
-        )
-    if TILES[tokens[-1]].kind != "finish":
-        raise CourseError(
-            "The course has no finish: its last tile must be u (flat) or U (ascent).",
-            "course_no_finish",
-            tile=tokens[-1],
-        )
-    finish = "ascent" if tokens[-1] == "U" else "flat"
-    squares: list[Square] = []
-    for token in tokens[:-1]:
-        _append_tile(squares, TILES[token], finish_terrain=FLAT)
-    if rules.tour_mode:
-        # FR-13: the Wide Finish replaces u/U; the ascent side is ascent on every square.
-        wide = rules.wide_finish_ascent if finish == "ascent" else rules.wide_finish_flat
-        terrain = ASCENT if finish == "ascent" else FLAT
-        spec = terrain * wide.before + FINISH_AREA * wide.past
-        lanes = str(rules.wide_finish_lanes) * len(spec)
-        _append_tile(squares, _tile("finish", spec, lanes), finish_terrain=terrain)
-    else:
-        _append_tile(
-            squares, TILES[tokens[-1]], finish_terrain=FLAT if finish == "flat" else ASCENT
-        )
-    return Course(course, tuple(tokens), tuple(squares), finish, rules.tour_mode)
 
 
 def _append_tile(squares: list[Square], tile: _Tile, *, finish_terrain: str) -> None:

@@ -196,10 +196,59 @@ def test_limited_exhaustion_supply() -> None:
 
 def test_base_mode_ends_with_the_first_crossing() -> None:
     outcome = simulate_stage(setup(1, 4, rules=StageRules(tour_mode=False)), 2)
-    crossed = [r for r in outcome.riders if r.crossing_round is not None]
+    crossed = [r for r in outcome.riders if r.crossing_round]
     assert crossed and all(r.crossing_round == outcome.header["rounds"] for r in crossed)
-    assert outcome.riders[0].crossing_round is not None
+    assert outcome.riders[0].crossing_round == outcome.header["rounds"]
     assert outcome.header["r1"] is None
+
+
+def test_fr70_base_mode_results_are_integers_and_rank_by_fr72() -> None:
+    # Regression (FR-70 "integers only"): a base-mode rider who never crossed had
+    # crossing_round None. Now 0, and squares_past is his square - L (0 or less), so the
+    # FR-72 order is crossers first, then the others by the same keys.
+    fields = ("crossing_round", "squares_past", "lane", "minutes", "seconds", "exhaustion_end")
+    seen = 0
+    for seed in range(20):
+        outcome = simulate_stage(setup(1, 4, rules=StageRules(tour_mode=False)), seed)
+        last = outcome.header["course"]["last_before_line"]
+        final = {
+            row[0]: row[COL["to"]] + row[COL["slip"]] for row in outcome.log["rounds"][-1]["riders"]
+        }
+        for rider in outcome.riders:
+            assert all(type(getattr(rider, f)) is int for f in fields), rider
+            assert json.dumps(rider.to_json())
+            assert rider.squares_past == final[rider.rider_id] - last
+            if not rider.crossing_round:
+                seen += 1
+                assert rider.squares_past <= 0
+        keys = [
+            (not r.crossing_round, r.crossing_round, -r.squares_past, r.lane)
+            for r in outcome.riders
+        ]
+        assert keys == sorted(keys)
+    assert seen > 0
+
+
+def test_fr70_the_peloton_deck_is_reported_once() -> None:
+    # Regression: each Peloton rider's deck_end listed the shared face-down deck, so the team
+    # carried its cards twice (and the first rider also every card played).
+    rules = StageRules(dummies_take_exhaustion=True)
+    for seed in range(10):
+        outcome = simulate_stage(setup(1, 3, dummies="peloton", rules=rules), seed)
+        first, second = (next(r for r in outcome.riders if r.rider_id == rid) for rid in (-1, -2))
+        labels = sorted(c.label for c in first.deck_end)
+        assert labels == sorted(
+            ["3", "4", "5", "6", "7"] * 3 + ["A", "A"] + ["X"] * first.exhaustion_end
+        )
+        assert first.exhaustion_end == first.exhaustion_taken - first.exhaustion_played
+        taken = sum(
+            row[COL["exhausted"]]
+            for e in outcome.log["rounds"]
+            for row in e["riders"]
+            if row[0] < 0
+        )
+        assert first.exhaustion_taken == taken
+        assert second.deck_end == () and second.exhaustion_end == second.exhaustion_taken == 0
 
 
 def test_max_rounds() -> None:

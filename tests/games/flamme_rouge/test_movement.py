@@ -14,6 +14,7 @@ from games.flamme_rouge.movement import (
     pack_fronts,
     slipstream,
 )
+from games.flamme_rouge.roster import StackState
 
 
 class Board:
@@ -38,8 +39,11 @@ class Board:
         return self.pos[rider], self.lane[rider]
 
     def slip(self, slip_ok: list[bool]) -> dict[int, int]:
+        """Squares gained by the riders who gained any."""
         riders = list(range(len(self.pos)))
-        return slipstream(riders, self.pos, self.lane, self.occ, self.cnt, slip_ok + [False] * 4)
+        gained = [0] * len(riders)
+        slipstream(riders, self.pos, self.lane, self.occ, self.cnt, slip_ok + [False] * 4, gained)
+        return {r: g for r, g in enumerate(gained) if g}
 
 
 def flat(n: int, lanes: int = 2) -> list[int]:
@@ -165,7 +169,7 @@ def test_packs_and_fronts() -> None:
 def test_tokens_with_several_riders_in_one_round() -> None:
     # Stack on 10 with 4, 3, 2; three riders reach it, the foremost takes the 4 (FR-54).
     # Rider 3 was already past it, rider 4 did not reach it.
-    stacks = [(10, [4, 3, 2], "s1", 0), (12, [3, 1], "s2", 1)]
+    stacks = [StackState(10, [4, 3, 2], "s1", 0), StackState(12, [3, 1], "s2", 1)]
     order = [0, 1, 2, 3, 4]  # race order after slipstream
     start = [5, 6, 9, 11, 3]
     reach = [13, 12, 10, 14, 9]
@@ -177,11 +181,11 @@ def test_tokens_with_several_riders_in_one_round() -> None:
         (0, "s2", 3, 1),
         (1, "s2", 1, 1),
     ]
-    assert stacks[0][1] == [] and stacks[1][1] == []
+    assert stacks[0].tokens == [] and stacks[1].tokens == []
 
 
 def test_tokens_run_out_and_skip_ineligible_riders() -> None:
-    stacks = [(10, [3, 1], "m", 1)]
+    stacks = [StackState(10, [3, 1], "m", 1)]
     awarded = award_tokens(stacks, [0, 1, 2], [5, 5, 5], [12, 11, 10], [False, True, True])
     assert awarded == [(1, "m", 3, 1), (2, "m", 1, 1)]
     assert award_tokens(stacks, [0, 1, 2], [5, 5, 5], [12, 11, 10], [True] * 3) == []

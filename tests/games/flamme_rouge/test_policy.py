@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.flamme_rouge.cards import EXHAUSTION_CODE, card_values, plain
-from games.flamme_rouge.policy import choose_card
+from games.flamme_rouge.policy import PolicyView, choose_card
 from games.flamme_rouge.rules import StageRules
 from games.flamme_rouge.tables import tables_for
 
@@ -29,21 +29,8 @@ def choose(
     proj[own + 1] += 1
     for square in others:
         proj[square] += 1
-    k = choose_card(
-        hand,
-        VALUES,
-        start,
-        tables.dest[start],
-        tables.last,
-        sprinting,
-        hold,
-        tables.terrain[start],
-        proj,
-        own,
-        tables.slip_ok,
-        list(stacks),
-        WEIGHTS,
-    )
+    view = PolicyView(VALUES, tables.last, WEIGHTS, tables.slip_ok, 2, 2 * max(VALUES))
+    k = choose_card(view, hand, start, tables, sprinting, hold, proj, list(stacks), 4)
     return hand[k]
 
 
