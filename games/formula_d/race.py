@@ -144,6 +144,7 @@ class Race:
         self.legs: list[Leg] = []  # the current move's slipstreams and quick pit exit
         self.grid: list[Car] = []
         self.grid_rolls: list[tuple[int, int]] = []  # FD-6: (driver, roll), in rolling order
+        self.start_tyres: list[tuple[int, str]] = []  # FD-66: (driver, tyre) once chosen
         # the bit mask of every car's space (Track.node_id), or -1 when it must be recomputed;
         # ``occupied`` changes only in _place, roll_grid, apply and eliminate, which keep it
         self._occupancy = -1
@@ -412,10 +413,13 @@ class Race:
             options: Sequence[MoveOption] = advanced.tyre_options(self, car, roll)
         else:
             options = self.options(car, roll)
-        if start_kind == "great" and self.lane_ahead_free(car, roll):
-            options = [o for o in options if all(p[1] == car.pos[1] for p in o.path)]
+        if start_kind == "great":
+            options = self.great_start(car, options, roll)
         if st is not None and street.nitro_available(self, car):
-            options = [*options, *street.nitro_options(self.options(car, roll + car.gear))]
+            boosted: Sequence[MoveOption] = street.nitro_options(self.options(car, roll + car.gear))
+            if start_kind == "great":
+                boosted = self.great_start(car, boosted, roll + car.gear)
+            options = [*options, *boosted]
         choice = self.choose(car, options)
         self.apply(car, choice, roll)
         if st is not None and car.running:
@@ -430,6 +434,14 @@ class Race:
         if st is not None:
             street.end_of_move(self, car)
         self._log(car, roll, start_kind, choice, events, announced)
+
+    def great_start(
+        self, car: Car, options: Sequence[MoveOption], spaces: int
+    ) -> Sequence[MoveOption]:
+        """FD-7: with its lane free for ``spaces`` spaces a great start goes straight on."""
+        if not self.lane_ahead_free(car, spaces):
+            return options
+        return [o for o in options if all(p[1] == car.pos[1] for p in o.path)]
 
     def lane_ahead_free(self, car: Car, spaces: int) -> bool:
         """Whether the next ``spaces`` spaces of the car's lane are free of cars.
@@ -462,6 +474,7 @@ class Race:
             if tyre not in advanced.TYRES:
                 raise FormulaDError("illegal_tyre", f"Unknown tyre {tyre!r}.", tyre=tyre)
             car.tyre = tyre
+        self.start_tyres = [(car.driver, car.tyre) for car in self.cars]
 
     def apply(self, car: Car, option: MoveOption, roll: int) -> None:
         """Move the car and charge brake and overshoot WP (FD-22, FD-26, FD-27)."""

@@ -83,7 +83,7 @@ def outcome(race: Race) -> RaceOutcome:
         weather=tuple(race.adv.weather_log) if race.adv is not None else (),
         grid_rolls=tuple(race.grid_rolls),
         weather_rolls=tuple(race.adv.weather_rolls) if race.adv is not None else (),
-        tyres=tuple((c.driver, c.tyre) for c in race.cars) if race.rules.tyres else (),
+        tyres=tuple(race.start_tyres),
         version=SIMULATOR_VERSION,
     )
 
