@@ -1,0 +1,174 @@
+"""Admin for leagues: set up a league, enter each race's results, read the standings.
+
+The page's settings, drivers and races are checked together by the API's set-up check
+(``LeagueKind.setup_serializer``) and written as the API writes them, so the admin cannot store
+a league the API would refuse. Results use the scorekeeper form and checks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+
+from tournament.competitions.admin_base import (
+    ClubScopedAdmin,
+    EventAdminMixin,
+    SetupAdmin,
+    SetupInline,
+    setup_locked,
+)
+from tournament.leagues.forms import formset_class, initial_rows, submit_formset
+from tournament.leagues.models import Driver, League, Race
+from tournament.leagues.serializers import SETTINGS
+
+
+class DriverInline(SetupInline, admin.TabularInline):
+    model = Driver
+    setup_key = "drivers"
+    number_field = "order"
+    extra = 0
+    fields = ["order", "name", "team"]
+
+    def setup_row(self, form: Any) -> dict[str, Any]:
+        return {"name": form.cleaned_data["name"], "team": form.cleaned_data.get("team") or None}
+
+
+class RaceInlineForm(forms.ModelForm):
+    entered = forms.CharField(
+        label=_("drivers entered"),
+        required=False,
+        help_text=_("Names, separated by commas; empty: every driver."),
+    )
+
+    class Meta:
+        model = Race
+        fields = ["number", "name"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        race = self.instance
+        if race.pk:
+            names = dict(race.competition.drivers.values_list("pk", "name"))
+            if race.drivers != list(names):
+                self.fields["entered"].initial = ", ".join(names.get(pk, "") for pk in race.drivers)
+
+
+class RaceInline(SetupInline, admin.TabularInline):
+    model = Race
+    form = RaceInlineForm
+    setup_key = "races"
+    number_field = "number"
+    extra = 0
+    fields = ["number", "name", "entered", "status", "version", "results_link"]
+    readonly_fields = ["status", "version", "results_link"]
+    ordering = ["number"]
+
+    def setup_row(self, form: Any) -> dict[str, Any]:
+        row: dict[str, Any] = {"name": form.cleaned_data.get("name") or ""}
+        entered = [n.strip() for n in (form.cleaned_data.get("entered") or "").split(",")]
+        if any(entered):
+            row["drivers"] = [n for n in entered if n]
+        return row
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # Once results exist the entry lists are shown by the race pages, not edited here.
+        return [f for f in self.fields if f != "entered"] if setup_locked(obj) else self.fields
+
+    @admin.display(description=_("results"))
+    def results_link(self, race: Race) -> str:
+        if not race.pk:
+            return ""
+        url = reverse("admin:leagues_race_results", args=[race.pk])
+        return format_html('<a href="{}">{}</a>', url, _("enter results"))
+
+
+@admin.register(League)
+class LeagueAdmin(SetupAdmin):
+    list_display = ["name", "club", "game", "public", "standings_through", "created_at"]
+    list_filter = ["public", "club"]
+    search_fields = ["name", "game", "club__name"]
+    inlines = [DriverInline, RaceInline]
+    readonly_fields = ["points_preset", "standings_through", "standings_table"]
+    fields = ["club", "name", "public", *SETTINGS, *readonly_fields]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        locked = ["club", *SETTINGS] if setup_locked(obj) else []
+        return [*self.readonly_fields, *locked]
+
+    def setup_data(
+        self, cleaned: dict[str, Any], rows: dict[str, list[dict[str, Any]]]
+    ) -> dict[str, Any]:
+        return {**{key: cleaned.get(key) for key in SETTINGS}, **rows}
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        setup = getattr(form, "checked_setup", None)
+        if setup is None:
+            super().save_related(request, form, formsets, change)
+            return
+        # The checked set-up replaces the drivers and races whole, as a set-up PATCH does (no
+        # race has results yet, so nothing refers to these rows).
+        league = form.instance
+        Race.objects.filter(competition=league).delete()
+        Driver.objects.filter(league=league).delete()
+        self.kind().write_setup(league, setup)
+        for formset in formsets:  # read by the admin's change message
+            formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+
+    @admin.display(description=_("standings"))
+    def standings_table(self, league: League) -> str:
+        through = league.standings_through
+        snapshot = None if through is None else league.snapshots.filter(number=through).first()
+        if snapshot is None:
+            return "—"
+        return format_html(
+            "<p>{}</p><table><tr><th>#</th><th>{}</th><th>{}</th><th>{}</th></tr>{}</table>",
+            _("After race %(n)s") % {"n": snapshot.number},
+            _("driver"),
+            _("team"),
+            _("points"),
+            format_html_join(
+                "",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                (
+                    (r["rank"], r["name"], r["team"] or "", r["points"])
+                    for r in snapshot.data["drivers"]
+                ),
+            ),
+        )
+
+
+RACE_FIELDS: tuple[str, ...] = ("competition", "number", "name", "drivers", "status", "source")
+RACE_FIELDS += ("error", "version", "results", "submitted_at", "resolved_at")
+
+
+@admin.register(Race)
+class RaceAdmin(EventAdminMixin, ClubScopedAdmin):
+    club_path = "competition__club"
+    list_display = ["competition", "number", "name", "status", "source", "version"]
+    list_filter = ["status", "source"]
+    search_fields = ["competition__name", "name"]
+    fields = readonly_fields = RACE_FIELDS
+    entrant_label = _("driver")
+
+    def results_formset(self, race: Race, data: Any = None) -> Any:
+        formset = formset_class(race.competition)
+        return formset(data) if data is not None else formset(initial=initial_rows(race))
+
+    def store_results(self, formset: Any, race: Race, user: Any) -> Any:
+        return submit_formset(formset, race=race, user=user, version=race.version)
+
+    def results_rows(self, race: Race, formset: Any) -> list[tuple[Any, str]]:
+        names = dict(race.competition.drivers.values_list("pk", "name"))
+        rows = []
+        for form in formset.forms:
+            try:
+                rows.append((form, names.get(int(form["driver"].value()), "")))
+            except (TypeError, ValueError):
+                rows.append((form, ""))
+        return rows

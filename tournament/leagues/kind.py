@@ -1,0 +1,193 @@
+"""Leagues as a :class:`GameKind`: a declaration over ``scoring.points``; no simulator.
+
+``scoring.points`` checks a race's finishing order and computes the standings (FD-71, FD-73 to
+FD-77, as for Formula D championships); this module only names the league's models and
+serializers, loads rows into the pure dataclasses and translates the checks' codes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db.models import Prefetch
+from django.utils.functional import Promise
+from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext_lazy as _
+
+from scoring.issues import Issue
+from scoring.points import (
+    Entrant,
+    Scale,
+    Standings,
+    compute_standings,
+    parse_finishes,
+    validate_finishing_order,
+)
+from scoring.points import (
+    Race as PointsRace,
+)
+from tournament.competitions.errors import InvalidInput, nest_row_errors
+from tournament.competitions.kinds import Document, GameKind, Row
+from tournament.leagues import serializers as s
+from tournament.leagues.models import Driver, League, LeagueStandings, Race, RaceResultVersion
+
+#: The finishing-order checks' codes (scoring/points/validation.py) in the reader's language.
+MESSAGES: dict[str, Promise] = {
+    "not_list": _("Results must be a list of entries."),
+    "not_object": _("Each entry must be an object."),
+    "unknown_field": _("Unknown field %(field)s."),
+    "required": _("This field is required."),
+    "not_int": _("A whole number is required."),
+    "invalid_status": _("Must be finished or dnf."),
+    "bonus_not_allowed": _("This league gives no bonus points."),
+    "bonus_range": _("A bonus is a whole number of 0 or more."),
+    "unknown_driver": _("Driver %(driver)s is not in this league."),
+    "not_entered": _("%(name)s is not entered in this race."),
+    "duplicate_driver": _("%(name)s is listed twice; list each driver once."),
+    "missing_driver": _("%(name)s is entered in this race but has no entry."),
+    "position_range": _("Positions run from 1 to %(limit)s, the number of drivers in the race."),
+    "duplicate_position": _("Position %(position)s is given twice; each position is used once."),
+    "dnf_ahead": _("A dnf is ranked ahead of this finisher; finishers come first."),
+}
+
+
+def _message(issue: Issue, names: dict[int, str]) -> str:
+    template = MESSAGES.get(issue.code)
+    if template is None:
+        return issue.message
+    driver = issue.params.get("driver")
+    params = {**issue.params, "name": names.get(driver, "") if isinstance(driver, int) else ""}
+    return str(template) % params
+
+
+def standings_json(
+    entrants: Sequence[Entrant],
+    scale: Scale,
+    races: Sequence[PointsRace],
+    progression: dict[int, list[int]],
+) -> Document:
+    """API.md's standings plus per-driver ``race_points``, ``dropped`` and ``progression``
+    (the chart's points after each race; extended in place so races 1..k take one pass)."""
+    standings: Standings = compute_standings(entrants, races, scale)
+    data = standings.to_json()
+    for row, standing in zip(data["drivers"], standings.drivers, strict=True):
+        history = progression.setdefault(standing.driver, [])
+        history.append(standing.points)
+        row["race_points"] = list(standing.race_totals)  # FD-73 totals, dropped ones included
+        row["dropped"] = list(standing.dropped)  # FD-74
+        row["progression"] = list(history)
+    return data
+
+
+class LeagueKind(GameKind[League, Race]):
+    label = "league"
+    title = "League"
+    collection = "leagues"
+    event_word = "races"
+    after_param = "after_race"
+    entrant_field = "driver"
+
+    competition_model = League
+    event_model = Race
+    version_model = RaceResultVersion
+    snapshot_model = LeagueStandings
+    setup_models = (Driver,)
+    detail_prefetch = (
+        Prefetch("drivers", queryset=Driver.objects.order_by("order")),
+        Prefetch("races", queryset=Race.objects.order_by("number").defer("results")),
+    )
+
+    create_serializer = s.LeagueCreateSerializer
+    patch_serializer = s.LeaguePatchSerializer
+    setup_serializer = s.LeagueSetupSerializer
+    results_serializer = s.ResultsInputSerializer
+    results_schema_serializer = s.ResultsSchemaSerializer
+    detail_serializer = s.LeagueSerializer
+    event_serializer = s.RaceDetailSerializer
+    standings_serializer = s.StandingsSerializer
+
+    setup_fields = s.SETUP_FIELDS
+    setup_columns = (*s.SETTINGS, "points_preset")
+    created_counts = ("drivers", "races")
+    export_fields = ("name", "public")  # a league has no seed (API.md)
+
+    def event_label(self, number: int) -> str:
+        return gettext_now("Race %(number)s") % {"number": number}
+
+    def validate_results(self, competition: League, event: Race, rows: list[Row]) -> list[Row]:
+        names = dict(competition.drivers.values_list("pk", "name"))
+        issues = validate_finishing_order(
+            rows,
+            entered=list(event.drivers),
+            known=list(names),
+            bonus_allowed=competition.bonus_points,
+        )
+        if issues:
+            raise InvalidInput(
+                nest_row_errors(((i.index, i.field, _message(i, names)) for i in issues), len(rows))
+            )
+        # Stored in finishing order; ``bonus`` only where the league has bonus points.
+        bonus = competition.bonus_points
+        return [
+            {
+                "driver": row["driver"],
+                "position": row["position"],
+                "status": row["status"],
+                **({"bonus": row.get("bonus") or 0} if bonus else {}),
+            }
+            for row in sorted(rows, key=lambda r: r["position"])
+        ]
+
+    def compute_snapshots(self, competition: League, events: Sequence[Race]) -> list[Document]:
+        drivers = competition.drivers.order_by("order")
+        entrants = [Entrant(d.pk, d.name, d.team or None) for d in drivers]
+        scale = Scale(
+            tuple(competition.points), competition.points_finishers_only, competition.drop_worst
+        )
+        races = [PointsRace(e.number, parse_finishes(e.results)) for e in events]
+        progression: dict[int, list[int]] = {}
+        return [
+            standings_json(entrants, scale, races[: k + 1], progression) for k in range(len(races))
+        ]
+
+    def initial_standings(self, competition: League) -> Document:
+        return Standings(None, (), ()).to_json()
+
+    def setup_payload(self, competition: League) -> Document:
+        drivers = list(competition.drivers.order_by("order"))
+        names = {d.pk: d.name for d in drivers}
+        everyone = [d.pk for d in drivers]
+        races: list[Document] = []
+        for race in competition.races.order_by("number"):
+            entry: Document = {"name": race.name}
+            if race.drivers != everyone:  # races entered by everyone stay "default"
+                entry["drivers"] = [names[pk] for pk in race.drivers if pk in names]
+            races.append(entry)
+        return {
+            **{key: getattr(competition, key) for key in s.SETTINGS},
+            "points": competition.points_preset or list(competition.points),
+            "drivers": [{"name": d.name, "team": d.team or None} for d in drivers],
+            "races": races,
+        }
+
+    def write_setup(self, competition: League, setup: Document) -> None:
+        drivers = Driver.objects.bulk_create(
+            Driver(league=competition, order=order, name=d["name"], team=d.get("team") or "")
+            for order, d in enumerate(setup["drivers"], start=1)
+        )
+        if any(d.pk is None for d in drivers):  # backends without RETURNING on bulk inserts
+            drivers = list(Driver.objects.filter(league=competition).order_by("order"))
+        ids = {d.name: d.pk for d in drivers}
+        Race.objects.bulk_create(
+            Race(
+                competition=competition,
+                number=n,
+                name=r["name"],
+                drivers=[ids[x] for x in r["drivers"]],
+            )
+            for n, r in enumerate(setup["races"], start=1)
+        )
+
+    def entrant_keys(self, competition: League) -> dict[int, str]:
+        # Driver names are unique within a league.
+        return dict(competition.drivers.values_list("pk", "name"))

@@ -1,0 +1,83 @@
+"""League tables: leagues, drivers, races, result versions and standings snapshots.
+
+A league is scored by ``scoring.points`` (FD-71, FD-73 to FD-77) with its own settings; it has
+no rules object and no seed of its own (the shared ``rules`` and ``seed`` columns stay unused).
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournament.competitions.models import Competition, Event, ResultVersion, Snapshot
+
+
+class League(Competition):
+    game = models.CharField(_("game"), max_length=80, blank=True)
+    # The effective points table; ``points_preset`` keeps the name when one was chosen.
+    points = models.JSONField(_("points"), default=list)
+    points_preset = models.CharField(_("points preset"), max_length=40, blank=True)
+    drop_worst = models.PositiveSmallIntegerField(_("drop worst"), default=0)
+    points_finishers_only = models.BooleanField(_("points for finishers only"), default=True)
+    bonus_points = models.BooleanField(_("bonus points"), default=False)
+
+    class Meta(Competition.Meta):
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+
+
+class Driver(models.Model):
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="drivers", verbose_name=_("league")
+    )
+    # FD-76 (3): the driver-list order breaks the last ties.
+    order = models.PositiveSmallIntegerField(_("entry order"))
+    name = models.CharField(_("name"), max_length=80)
+    team = models.CharField(_("team"), max_length=80, blank=True)
+
+    class Meta:
+        ordering = ["league", "order"]
+        verbose_name = _("driver")
+        verbose_name_plural = _("drivers")
+        constraints = [
+            models.UniqueConstraint(fields=["league", "order"], name="league_driver_order_unique"),
+            models.UniqueConstraint(fields=["league", "name"], name="league_driver_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Race(Event):
+    competition = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="races", verbose_name=_("league")
+    )
+    # Ids of the drivers entered, in entry order (by default every league driver).
+    drivers = models.JSONField(_("drivers entered"), default=list)
+
+    class Meta(Event.Meta):
+        verbose_name = _("race")
+        verbose_name_plural = _("races")
+
+
+class RaceResultVersion(ResultVersion):
+    event = models.ForeignKey(
+        Race, on_delete=models.CASCADE, related_name="versions", verbose_name=_("race")
+    )
+
+    class Meta(ResultVersion.Meta):
+        verbose_name = _("race result version")
+        verbose_name_plural = _("race result versions")
+
+
+class LeagueStandings(Snapshot):
+    competition = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="snapshots", verbose_name=_("league")
+    )
+    event = models.OneToOneField(
+        Race, on_delete=models.CASCADE, related_name="snapshot", verbose_name=_("race")
+    )
+
+    class Meta(Snapshot.Meta):
+        verbose_name = _("league standings snapshot")
+        verbose_name_plural = _("league standings snapshots")
