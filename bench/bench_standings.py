@@ -62,7 +62,6 @@ def build_tour(stages: int, teams: int) -> tuple[int, list[float], float]:
     from tournament.competitions.kinds import get_kind
     from tournament.tours.demo import demo_results
     from tournament.tours.models import Rider, Stage
-    from tournament.tours.services import create_tour, submit_stage_results
     from tournament.tours.setup import TourSetupSerializer
 
     call_command("migrate", verbosity=0)
@@ -96,24 +95,40 @@ def build_tour(stages: int, teams: int) -> tuple[int, list[float], float]:
         }
     )
     setup.is_valid(raise_exception=True)
-    tour = create_tour(
-        club=club, name="Benchmark Tour", public=True, seed=7, setup=setup.validated_data, by=user
+    kind = get_kind("tour")
+    tour = workflow.create_competition(
+        kind=kind,
+        club=club,
+        name="Benchmark Tour",
+        public=True,
+        seed=7,
+        setup=setup.validated_data,
+        by=user,
     )
     riders = list(Rider.objects.filter(team__tour=tour).order_by("team__order", "role"))
     rng = random.Random(7)
-    kind = get_kind("tour")
     celery_app.conf.task_always_eager = False  # queued into memory://; we call the service
     celery_app.conf.broker_url = "memory://"
     times = []
     for stage in Stage.objects.filter(competition=tour).order_by("number"):
-        submit_stage_results(
-            tour=tour, number=stage.number, rows=demo_results(riders, rng, stage.finish), by=user
+        workflow.submit_results(
+            kind=kind,
+            competition_id=tour.pk,
+            number=stage.number,
+            rows=demo_results(riders, rng, stage.finish),
+            by=user,
         )
         start = time.perf_counter()
         assert workflow.resolve_event(kind=kind, event_id=stage.pk) == "resolved"
         times.append(time.perf_counter() - start)
     first = Stage.objects.get(competition=tour, number=1)
-    submit_stage_results(tour=tour, number=1, rows=demo_results(riders, rng, first.finish), by=user)
+    workflow.submit_results(
+        kind=kind,
+        competition_id=tour.pk,
+        number=1,
+        rows=demo_results(riders, rng, first.finish),
+        by=user,
+    )
     start = time.perf_counter()
     assert workflow.resolve_event(kind=kind, event_id=first.pk) == "resolved"
     correction = time.perf_counter() - start

@@ -234,7 +234,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # Deny by default: every API view declares its access (competitions/access.py), and
+    # tests/security/test_permission_matrix.py fails for a route that does not.
+    "DEFAULT_PERMISSION_CLASSES": ["tournament.competitions.access.DenyUndeclared"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -6,23 +6,15 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.routers import DefaultRouter
 
-from tournament.championships import api as championships_api
 from tournament.clubs.api import ClubViewSet, TokenView
-from tournament.clubs.auth import (
-    ThrottledAdminAuthenticationForm,
-    ThrottledLoginView,
-    throttled_admin_login,
-)
-from tournament.rallies import api as rallies_api
-from tournament.tours.api import TourViewSet
+from tournament.clubs.auth import ThrottledAdminAuthenticationForm, ThrottledLoginView
+from tournament.competitions.api import ApiRouter, register_kinds
 
-router = DefaultRouter(trailing_slash=True)
+router = ApiRouter(trailing_slash=True)
 router.register("clubs", ClubViewSet, basename="club")
-router.register("tours", TourViewSet, basename="tour")
-championships_api.register(router)
-rallies_api.register(router)
+# Every game's API, from the registry of game kinds (each app registers its kind when ready).
+register_kinds(router)
 
 # The admin's sign-in page counts failed attempts like /login/ (tournament/clubs/auth.py).
 admin.site.login_form = ThrottledAdminAuthenticationForm
@@ -32,13 +24,11 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include(router.urls)),
-    # Before the admin's own route: a refused sign-in answers 429 there too (clubs/auth.py).
-    path("admin/login/", throttled_admin_login),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switcher on every page
     path("login/", ThrottledLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("", include("tournament.championships.urls")),
-    path("", include("tournament.rallies.urls")),
     path("", include("tournament.web.urls")),
+    # Every game's pages, from the same registry (tournament/web/pages.py).
+    path("", include("tournament.web.kind_urls")),
 ]

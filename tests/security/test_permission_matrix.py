@@ -4,10 +4,13 @@ The expected statuses follow API.md: visibility first (a private competition is 
 outside its club, whatever the method, even without credentials), then 401 without credentials,
 then 403 without the role. Pages redirect to the login instead of a 401.
 
-One row per endpoint (method and route) in ``MATRIX``, for clubs, tours, Formula D championships,
-rallies and rally championships; one creator per kind of competition in ``CREATE``. A route of the
-API or a page without a row fails ``test_every_api_route_is_in_the_matrix`` or
-``test_every_page_is_in_the_matrix``.
+One row per endpoint (method and route) in ``MATRIX``, for clubs, rally championships and every
+registered game kind (tours, Formula D championships, rallies, leagues: their rows come from the
+registry, so a new game is in the matrix once it has a ``GAMES`` entry, and the test of the
+registry fails until it has one); one creator per kind of competition in ``CREATE``. A route of
+the API or a page without a row fails ``test_every_api_route_is_in_the_matrix`` or
+``test_every_page_is_in_the_matrix``, and an API action without a declared access fails
+``test_every_api_route_declares_its_access``.
 """
 
 from __future__ import annotations
@@ -23,7 +26,10 @@ from rest_framework.test import APIClient
 from tests.championships.helpers import payload as championship_payload
 from tests.championships.helpers import race_rows
 from tests.conftest import PASSWORD, stage_rows, tour_payload
+from tests.leagues.helpers import payload as league_payload
+from tests.leagues.helpers import rows as league_rows
 from tests.rallies.helpers import rally_payload, sheet
+from tournament.competitions.kinds import AnyKind, GameKind, all_kinds
 
 pytestmark = pytest.mark.django_db
 
@@ -106,6 +112,37 @@ def _sheet(ctx: dict[str, Any], role: str) -> dict[str, Any]:
     return {"results": sheet(ctx["detail"], 300, 312, "5:20")}
 
 
+def _league_rows(ctx: dict[str, Any], role: str) -> dict[str, Any]:
+    return {"results": league_rows(ctx["detail"], ["Ana", "Rui", "Eva"])}
+
+
+@dataclass(frozen=True)
+class Game:
+    """What the matrix needs of a registered game kind: a create body and a results body."""
+
+    create: Callable[[bool], dict[str, Any]]  # public → a valid create request
+    results: Body  # a valid results body for event 1
+
+
+# One entry per registered game kind (its ``label``); ``test_every_game_kind_is_in_the_matrix``
+# fails for a kind registered without one.
+GAMES: dict[str, Game] = {
+    "tour": Game(lambda public: tour_payload(public=public), _tour_rows),
+    "championship": Game(lambda public: championship_payload(public=public), _race_rows),
+    "rally": Game(lambda public: rally_payload(public=public), _sheet),
+    "league": Game(lambda public: league_payload(public=public), _league_rows),
+}
+
+
+def has_simulator(kind: AnyKind) -> bool:
+    """Whether the game plays events itself (a kind without one answers 400 to simulate/)."""
+    return type(kind).check_simulable is not GameKind.check_simulable
+
+
+def matrix_kinds() -> list[AnyKind]:
+    return [kind for kind in all_kinds() if kind.label in GAMES]
+
+
 def _import(ctx: dict[str, Any], role: str) -> dict[str, Any]:
     return {"club": "velo-lisboa", "document": ctx["export"]}
 
@@ -119,24 +156,34 @@ def _add_rally(ctx: dict[str, Any], role: str) -> dict[str, Any]:
     return {"rally": ctx["detail"]["spare_rallies"][role]}
 
 
-def _competition_rows(kind: str, collection: str, events: str, results: Body) -> list[Row]:
+def _competition_rows(game: AnyKind) -> list[Row]:
     """The endpoints every competition shares (API.md: set-up changes, versions, history...)."""
-    base, event = f"/api/{collection}", f"/api/{collection}/{{id}}/{events}/1"
-    simulated = frozenset({"simulated"})
+    kind, collection, results = game.label, game.collection, GAMES[game.label].results
+    base, event = f"/api/{collection}", f"/api/{collection}/{{id}}/{game.event_word}/1"
+    simulates = has_simulator(game)
+    # Without a simulator, simulate/ is a 400 for those who may write, and nothing has a replay.
+    simulated = frozenset({"simulated"}) if simulates else frozenset()
     return [
+        Row("POST", f"{base}/", create(201), lambda c, r: GAMES[kind].create(c["public"]), kind),
         Row("GET", f"{base}/", everyone(200), kind=kind),
         Row("GET", f"{base}/{{id}}/", read(), kind=kind),
         Row("PATCH", f"{base}/{{id}}/", organise(200), lambda c, r: {"name": f"By {r}"}, kind),
         Row("GET", f"{event}/", read(), kind=kind),
         Row("POST", f"{event}/results/", write(202), results, kind=kind),
-        Row("POST", f"{event}/simulate/", write(202), lambda c, r: {}, kind=kind),
-        Row("GET", f"{event}/replay/", read(), kind=kind, needs=simulated),
+        Row("POST", f"{event}/simulate/", write(202 if simulates else 400), lambda c, r: {}, kind),
+        Row("GET", f"{event}/replay/", read(200 if simulates else 404), kind=kind, needs=simulated),
         Row("GET", f"{base}/{{id}}/standings/", read(), kind=kind),
         Row("GET", f"{base}/{{id}}/history/", organise(200), kind=kind),
         Row("GET", f"{base}/{{id}}/export/", organise(200), kind=kind),
         Row("POST", f"{base}/import/", create(201), _import, kind, needs=frozenset({"export"})),
         Row("GET", f"{base}/999999/", everyone(404), kind=kind),
-        Row("POST", f"/api/{collection}/999999/{events}/1/results/", everyone(404), results, kind),
+        Row(
+            "POST",
+            f"/api/{collection}/999999/{game.event_word}/1/results/",
+            everyone(404),
+            results,
+            kind,
+        ),
     ]
 
 
@@ -162,27 +209,8 @@ MATRIX: list[Row] = [
         {v: _per_role(400, 200, 200, 200) for v in (PUBLIC, PRIVATE)},
         lambda ctx, role: {"username": ctx["usernames"].get(role, ""), "password": PASSWORD},
     ),
-    # --- tours ---
-    Row("POST", "/api/tours/", create(201), lambda ctx, role: tour_payload(public=ctx["public"])),
-    *_competition_rows("tour", "tours", "stages", _tour_rows),
-    # --- Formula D championships ---
-    Row(
-        "POST",
-        "/api/championships/",
-        create(201),
-        lambda ctx, role: championship_payload(public=ctx["public"]),
-        kind="championship",
-    ),
-    *_competition_rows("championship", "championships", "races", _race_rows),
-    # --- rallies ---
-    Row(
-        "POST",
-        "/api/rallies/",
-        create(201),
-        lambda ctx, role: rally_payload(public=ctx["public"]),
-        kind="rally",
-    ),
-    *_competition_rows("rally", "rallies", "stages", _sheet),
+    # --- every registered game kind (tours, Formula D championships, rallies, leagues) ---
+    *(row for game in matrix_kinds() for row in _competition_rows(game)),
     # --- rally championships (no PATCH, no events of their own) ---
     Row("GET", "/api/rally-championships/", everyone(200), kind="rally-championship"),
     Row(
@@ -253,12 +281,11 @@ def _post_201(api: APIClient, url: str, body: dict[str, Any]) -> dict[str, Any]:
     return response.json()  # type: ignore[no-any-return]
 
 
-def _create_tour(api: APIClient, public: bool) -> dict[str, Any]:
-    return _post_201(api, "/api/tours/", tour_payload(public=public))
+def _creator(kind: AnyKind) -> Callable[[APIClient, bool], dict[str, Any]]:
+    def create_one(api: APIClient, public: bool) -> dict[str, Any]:
+        return _post_201(api, f"/api/{kind.collection}/", GAMES[kind.label].create(public))
 
-
-def _create_championship(api: APIClient, public: bool) -> dict[str, Any]:
-    return _post_201(api, "/api/championships/", championship_payload(public=public))
+    return create_one
 
 
 def _create_rally(api: APIClient, public: bool) -> dict[str, Any]:
@@ -278,15 +305,11 @@ def _create_rally_championship(api: APIClient, public: bool) -> dict[str, Any]:
 
 # A competition of each kind, created by the organiser through the API.
 CREATE: dict[str, Callable[[APIClient, bool], dict[str, Any]]] = {
-    "tour": _create_tour,
-    "championship": _create_championship,
-    "rally": _create_rally,
+    **{kind.label: _creator(kind) for kind in matrix_kinds()},
     "rally-championship": _create_rally_championship,
 }
 COLLECTION = {
-    "tour": "tours",
-    "championship": "championships",
-    "rally": "rallies",
+    **{kind.label: kind.collection for kind in matrix_kinds()},
     "rally-championship": "rally-championships",
 }
 
@@ -401,6 +424,77 @@ def test_every_api_route_is_in_the_matrix():
     assert [r for r in routes if r not in _covered(web=False)] == []
 
 
+def _api_views(resolver: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    """``(route, view callback)`` of every API URL pattern (format-suffix variants left out)."""
+    found: list[tuple[str, Any]] = []
+    for entry in resolver.url_patterns:
+        pattern = prefix + str(entry.pattern).lstrip("^")
+        if hasattr(entry, "url_patterns"):
+            found += _api_views(entry, pattern)
+        elif "format>" not in pattern and pattern.startswith("api/"):
+            found.append((pattern, entry.callback))
+    return found
+
+
+def test_every_api_route_declares_its_access():
+    """Each viewset action names the access it needs (read, write_results, organise, signed_in)
+    in ``permission_for_action``, read by ``DeclaredAccess``; any other API view sets its own
+    ``permission_classes``. The default is to deny: an undeclared view answers 403 to all."""
+    from django.conf import settings
+    from django.urls import get_resolver
+    from rest_framework.views import APIView
+
+    from tournament.competitions.access import ACCESS_LEVELS, DeclaredAccess, DenyUndeclared
+
+    assert settings.REST_FRAMEWORK["DEFAULT_PERMISSION_CLASSES"] == [
+        f"{DenyUndeclared.__module__}.{DenyUndeclared.__name__}"
+    ]
+    views = _api_views(get_resolver())
+    assert len(views) > 30, views
+    undeclared: list[str] = []
+    for route, callback in views:
+        cls = callback.cls
+        actions = getattr(callback, "actions", None)
+        if actions is None:  # a plain APIView: the token, the schema, the API root
+            declares = any("permission_classes" in vars(k) for k in cls.__mro__ if k is not APIView)
+            if not declares:
+                undeclared.append(f"{route}: {cls.__name__} has no permission_classes")
+            continue
+        if DeclaredAccess not in cls.permission_classes:
+            undeclared.append(f"{route}: {cls.__name__} does not read its declarations")
+        declared = getattr(cls, "permission_for_action", {})
+        for method, name in actions.items():
+            if declared.get(name) not in ACCESS_LEVELS:
+                undeclared.append(f"{method.upper()} {route}: {cls.__name__}.{name}")
+    assert undeclared == []
+
+
+def test_an_undeclared_action_is_denied(rf):
+    """``DeclaredAccess`` grants nothing an action does not declare, whoever asks."""
+    from django.contrib.auth.models import AnonymousUser
+    from rest_framework.request import Request
+
+    from tournament.competitions.access import READ, DeclaredAccess, DenyUndeclared
+
+    class View:
+        action = "surprise"
+        detail = False
+        permission_for_action = {"list": READ}
+
+    request = Request(rf.get("/api/x/"))
+    request.user = AnonymousUser()
+    assert DeclaredAccess().has_permission(request, View()) is False  # type: ignore[arg-type]
+    View.action = "list"
+    assert DeclaredAccess().has_permission(request, View()) is True  # type: ignore[arg-type]
+    assert DenyUndeclared().has_permission(request, View()) is False  # type: ignore[arg-type]
+
+
+def test_every_game_kind_is_in_the_matrix():
+    """The registry drives the matrix: a game registered without a ``GAMES`` entry fails here."""
+    assert all_kinds(), "no game kind registered"
+    assert [kind.label for kind in all_kinds() if kind.label not in GAMES] == []
+
+
 def test_every_page_is_in_the_matrix():
     """Likewise for the pages: tours, championships, rallies, rally championships, clubs."""
     from django.urls import get_resolver
@@ -442,3 +536,34 @@ def test_private_competitions_are_listed_only_to_their_club(
     # Members of the club see who its members are; nobody else does.
     club = api.get("/api/clubs/velo-lisboa/").json()
     assert ("members" in club and bool(club["members"])) is sees_private
+
+
+@pytest.mark.parametrize("kind", matrix_kinds(), ids=lambda kind: kind.label)
+def test_the_fast_standings_read_sees_what_visible_to_sees(cast, clients, kind):
+    """Visibility has one definition, ``CompetitionQuerySet.visible_to``; the standings' hand
+    SQL (``services.standings_text``, the hot path) must agree with it for every reader, and
+    answer only a stored snapshot of the resolved run."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from tournament.competitions import services
+
+    readers = {"anonymous": AnonymousUser(), **{r: cast[r] for r in ROLES if r != "anonymous"}}
+    readers["bystander"] = cast["bystander"]  # signed in, in no club
+    for public in (True, False):
+        created = clients["organiser"].post(
+            f"/api/{kind.collection}/", GAMES[kind.label].create(public), format="json"
+        )
+        assert created.status_code == 201, created.content
+        detail = created.json()
+        body = GAMES[kind.label].results({"detail": detail}, "scorekeeper")
+        url = f"/api/{kind.collection}/{detail['id']}/{kind.event_word}/1/results/"
+        assert clients["scorekeeper"].post(url, body, format="json").status_code == 202
+        assert kind.competition_model.objects.get(pk=detail["id"]).standings_through == 1
+        for name, user in readers.items():
+            visible = kind.competition_model.objects.visible_to(user).filter(pk=detail["id"])
+            for after in (None, 1, 2):
+                text = services.standings_text(
+                    kind=kind, competition_id=detail["id"], user=user, after=after
+                )
+                expected = visible.exists() and after in (None, 1)
+                assert (text is not None) is expected, (name, public, after)

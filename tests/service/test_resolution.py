@@ -13,7 +13,6 @@ from tournament.competitions import services
 from tournament.competitions.kinds import get_kind
 from tournament.competitions.tasks import sweep_pending
 from tournament.tours.models import Stage, StageStandings, Tour
-from tournament.tours.services import submit_stage_results
 
 pytestmark = pytest.mark.django_db
 KIND = get_kind("tour")
@@ -32,8 +31,12 @@ def _submit(
     user: Any = None,
 ) -> Stage:
     # No on-commit capture here: the resolve task is not run, as if the broker were down.
-    return submit_stage_results(
-        tour=db_tour, number=number, rows=stage_rows(tour, order=order), by=user
+    return services.submit_results(
+        kind=get_kind("tour"),
+        competition_id=db_tour.pk,
+        number=number,
+        rows=stage_rows(tour, order=order),
+        by=user,
     )
 
 

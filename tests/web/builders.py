@@ -11,10 +11,9 @@ import random
 from typing import Any
 
 from tournament.competitions.kinds import get_kind
-from tournament.competitions.services import resolve_event
+from tournament.competitions.services import create_competition, resolve_event, submit_results
 from tournament.tours.demo import demo_results
 from tournament.tours.models import Rider, Stage, Tour
-from tournament.tours.services import create_tour, submit_stage_results
 from tournament.tours.setup import TourSetupSerializer
 
 PLAYERS = ["Ana", "Rui", "Gil", "Eva", "Leo", "Mia"]
@@ -51,15 +50,19 @@ def build_tour(
         }
     )
     setup.is_valid(raise_exception=True)
-    tour = create_tour(
-        club=club, name=name, public=public, seed=seed, setup=setup.validated_data, by=by
+    kind = get_kind("tour")
+    tour = create_competition(
+        kind=kind, club=club, name=name, public=public, seed=seed, setup=setup.validated_data, by=by
     )
     riders = list(Rider.objects.filter(team__tour=tour).order_by("team__order", "role"))
     rng = random.Random(seed)
-    kind = get_kind("tour")
     for stage in Stage.objects.filter(competition=tour).order_by("number")[: resolved or 0]:
-        submit_stage_results(
-            tour=tour, number=stage.number, rows=demo_results(riders, rng, "flat"), by=by
+        submit_results(
+            kind=kind,
+            competition_id=tour.pk,
+            number=stage.number,
+            rows=demo_results(riders, rng, "flat"),
+            by=by,
         )
         resolve_event(kind=kind, event_id=stage.pk)
     tour.refresh_from_db()

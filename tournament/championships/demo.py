@@ -6,7 +6,7 @@ from typing import Any
 
 from tournament.championships.models import Championship, Race
 from tournament.championships.serializers import ChampionshipCreateSerializer
-from tournament.championships.services import create_championship, submit_race_results
+from tournament.competitions import services
 from tournament.competitions.kinds import get_kind
 from tournament.competitions.models import Source
 
@@ -57,17 +57,24 @@ def build(*, club: Any, organiser: Any, scorekeeper: Any) -> list[str]:
     )
     body.is_valid(raise_exception=True)
     data = body.validated_data
-    championship = create_championship(
-        club=club, name=DEMO_NAME, public=True, seed=data["seed"], setup=data, by=organiser
+    kind = get_kind("championship")
+    championship = services.create_competition(
+        kind=kind,
+        club=club,
+        name=DEMO_NAME,
+        public=True,
+        seed=data["seed"],
+        setup=data,
+        by=organiser,
     )
     races = {r.number: r for r in Race.objects.filter(competition=championship)}
-    kind = get_kind("championship")
     for number in (1, 2, 3):
         race = races[number]
         if number in HAND_RESULTS:
             order, out = HAND_RESULTS[number]
-            submit_race_results(
-                championship=championship,
+            services.submit_results(
+                kind=kind,
+                competition_id=championship.pk,
                 number=number,
                 rows=_rows(race, order, out),
                 by=scorekeeper,
@@ -75,8 +82,9 @@ def build(*, club: Any, organiser: Any, scorekeeper: Any) -> list[str]:
         else:
             # Race 2 was played by the simulator, so the demo has a replay to look at.
             rows, replay = kind.simulate(championship, race)
-            submit_race_results(
-                championship=championship,
+            services.submit_results(
+                kind=kind,
+                competition_id=championship.pk,
                 number=number,
                 rows=rows,
                 by=scorekeeper,

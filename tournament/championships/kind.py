@@ -8,8 +8,8 @@ This module only loads rows into their dataclasses and maps their answers to the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from games.formula_d import Entrant, FormulaDError, shipped_circuits, simulate_race
@@ -32,8 +32,18 @@ from tournament.championships.models import (
     RaceResultVersion,
     RaceStandings,
 )
+from tournament.championships.serializers import (
+    ChampionshipCreateSerializer,
+    ChampionshipPatchSerializer,
+    ChampionshipSerializer,
+    ChampionshipStandingsSerializer,
+    RaceDetailSerializer,
+    RaceResultsInputSerializer,
+    RaceResultsSchemaSerializer,
+)
+from tournament.championships.setup import ChampionshipSetupSerializer, explicit_rules
 from tournament.competitions.errors import InvalidInput, ResolutionError
-from tournament.competitions.kinds import GameKind
+from tournament.competitions.kinds import Document, GameKind, Row
 
 #: Result fields in the order they are stored (``driver`` first: corrections diff by it).
 ROW_FIELDS = ("driver", "position", "status", "laps", "elimination_order", "wp_left", "pole")
@@ -65,7 +75,7 @@ def standings_json(
     points: Sequence[int],
     rules: FormulaDRules,
     progression: dict[int, list[int]],
-) -> dict[str, Any]:
+) -> Document:
     """API.md's standings plus per-driver ``race_points``, ``dropped`` and ``progression``.
 
     ``progression`` (driver → standings points after each race so far) is extended in place, so
@@ -82,22 +92,44 @@ def standings_json(
     return data
 
 
-class FormulaDKind(GameKind):
+class FormulaDKind(GameKind[Championship, Race]):
     label = "championship"
+    title = "Championship"
+    collection = "championships"
+    event_word = "races"
+    after_param = "after_race"
+    entrant_field = "driver"
+
     competition_model = Championship
     event_model = Race
     version_model = RaceResultVersion
     snapshot_model = RaceStandings
-    after_param = "after_race"
+    setup_models = (Driver,)
+    detail_prefetch = (
+        Prefetch("drivers", queryset=Driver.objects.order_by("order")),
+        Prefetch("races", queryset=Race.objects.order_by("number").defer("results")),
+    )
+
+    create_serializer = ChampionshipCreateSerializer
+    patch_serializer = ChampionshipPatchSerializer
+    setup_serializer = ChampionshipSetupSerializer
+    # Rows reach the pure FD-79 check as sent; the schema documents their fields.
+    results_serializer = RaceResultsInputSerializer
+    results_schema_serializer = RaceResultsSchemaSerializer
+    detail_serializer = ChampionshipSerializer
+    event_serializer = RaceDetailSerializer
+    standings_serializer = ChampionshipStandingsSerializer
+
     setup_fields = ("drivers", "races", "rules", "rule_set", "points")
-    entrant_field = "driver"
+    setup_columns = ("rule_set", "rules", "points", "points_preset")
+    created_counts = ("drivers", "races")
 
     def event_label(self, number: int) -> str:
         return _("Race %(number)s") % {"number": number}
 
     def validate_results(
-        self, competition: Any, event: Any, rows: list[dict[str, Any]]
-    ) -> list[dict[str, Any]]:
+        self, competition: Championship, event: Race, rows: list[Row]
+    ) -> list[Row]:
         drivers = load_drivers(competition)
         issues = validate_race_results(
             rows,
@@ -114,7 +146,9 @@ class FormulaDKind(GameKind):
         # Stored in finishing order with every field (absent optional ones as null/false).
         return sorted((_normalise(row) for row in rows), key=lambda r: r["position"])
 
-    def compute_snapshots(self, competition: Any, events: Sequence[Any]) -> list[dict[str, Any]]:
+    def compute_snapshots(
+        self, competition: Championship, events: Sequence[Race]
+    ) -> list[Document]:
         drivers = championship_drivers(load_drivers(competition))
         rules = fd_rules(competition)
         races = [race_result(e) for e in events]
@@ -124,61 +158,63 @@ class FormulaDKind(GameKind):
             for k in range(len(races))
         ]
 
-    def initial_standings(self, competition: Any) -> dict[str, Any]:
+    def initial_standings(self, competition: Championship) -> Document:
         # API.md: before any race the lists are empty (no query needed).
         return Standings(None, (), ()).to_json()
 
-    def export_setup(self, competition: Any) -> dict[str, Any]:
-        from tournament.championships.serializers import setup_payload
-
+    def setup_payload(self, competition: Championship) -> Document:
+        """Rule set, points, drivers, races and the rules the club chose (not the defaults)."""
+        drivers = list(competition.drivers.all())
+        names = {d.pk: d.name for d in drivers}
+        everyone = [d.pk for d in drivers]
+        races = []
+        for race in competition.races.all():
+            entry: Document = {"circuit": race.circuit, "laps": race.laps}
+            if race.drivers != everyone:
+                # Races entered by everyone stay "default": a driver added later is entered too.
+                entry["drivers"] = [names[pk] for pk in race.drivers if pk in names]
+            races.append(entry)
         return {
-            "name": competition.name,
-            "public": competition.public,
-            "seed": competition.seed,
-            **setup_payload(competition),
+            "rule_set": competition.rule_set,
+            "points": competition.points_preset or list(competition.points),
+            "drivers": [
+                {"name": d.name, "team": d.team or None, **({"build": d.build} if d.build else {})}
+                for d in drivers
+            ],
+            "races": races,
+            "rules": explicit_rules(competition.rules, competition.rule_set),
         }
 
-    def entrant_keys(self, competition: Any) -> dict[int, str]:
+    def write_setup(self, competition: Championship, setup: Document) -> None:
+        drivers = Driver.objects.bulk_create(
+            Driver(
+                championship=competition,
+                order=order,
+                name=d["name"],
+                team=d.get("team") or "",
+                build=d.get("build"),
+            )
+            for order, d in enumerate(setup["drivers"], start=1)
+        )
+        if any(d.pk is None for d in drivers):  # backends without RETURNING on bulk inserts
+            drivers = list(Driver.objects.filter(championship=competition).order_by("order"))
+        ids = {d.name: d.pk for d in drivers}
+        Race.objects.bulk_create(
+            Race(
+                competition=competition,
+                number=number,
+                circuit=race["circuit"],
+                laps=race["laps"],
+                drivers=[ids[name] for name in race["drivers"]],
+            )
+            for number, race in enumerate(setup["races"], start=1)
+        )
+
+    def entrant_keys(self, competition: Championship) -> dict[int, str]:
         # Driver names are unique within a championship (API.md).
         return dict(competition.drivers.values_list("pk", "name"))
 
-    def patch_serializer(self) -> Any:
-        from tournament.championships.serializers import ChampionshipPatchSerializer
-
-        return ChampionshipPatchSerializer
-
-    def patched_setup(self, competition: Any, data: dict[str, Any]) -> dict[str, Any] | None:
-        from tournament.championships.serializers import check_patch_setup
-
-        return check_patch_setup(competition, data)
-
-    def update(
-        self, *, competition_id: int, changes: dict[str, Any], setup: dict[str, Any] | None, by: Any
-    ) -> Any:
-        from tournament.championships.services import update_championship
-
-        return update_championship(
-            championship_id=competition_id, changes=changes, setup=setup, by=by
-        )
-
-    def create_serializer(self) -> Any:
-        from tournament.championships.serializers import ChampionshipCreateSerializer
-
-        return ChampionshipCreateSerializer
-
-    def create(self, *, club: Any, data: dict[str, Any], by: Any) -> Any:
-        from tournament.championships.services import create_championship
-
-        return create_championship(
-            club=club,
-            name=data["name"],
-            public=data["public"],
-            seed=data.get("seed"),
-            setup=data,
-            by=by,
-        )
-
-    def check_simulable(self, competition: Any, event: Any) -> None:
+    def check_simulable(self, competition: Championship, event: Race) -> None:
         if event.circuit not in shipped_circuits():
             raise InvalidInput(
                 {
@@ -189,7 +225,7 @@ class FormulaDKind(GameKind):
                 }
             )
 
-    def simulate(self, competition: Any, event: Any) -> tuple[list[dict[str, Any]], Any]:
+    def simulate(self, competition: Championship, event: Race) -> tuple[list[Row], Document]:
         """Play the race with automatic drivers; randomness from the seed and race number."""
         names = {d.pk: d for d in load_drivers(competition)}
         rules = fd_rules(competition)
@@ -219,7 +255,7 @@ class FormulaDKind(GameKind):
         return outcome.submission(), outcome.replay_json()
 
 
-def _normalise(row: dict[str, Any]) -> dict[str, Any]:
+def _normalise(row: Row) -> Row:
     return {
         "driver": row["driver"],
         "position": row["position"],

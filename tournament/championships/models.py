@@ -70,10 +70,6 @@ class Race(Event):
     class Meta(Event.Meta):
         verbose_name = _("race")
         verbose_name_plural = _("races")
-        constraints = [
-            models.UniqueConstraint(fields=["competition", "number"], name="fd_race_number_unique"),
-        ]
-        indexes = [models.Index(fields=["status", "submitted_at"], name="fd_race_pending_idx")]
 
 
 class RaceResultVersion(ResultVersion):
@@ -84,9 +80,6 @@ class RaceResultVersion(ResultVersion):
     class Meta(ResultVersion.Meta):
         verbose_name = _("race result version")
         verbose_name_plural = _("race result versions")
-        constraints = [
-            models.UniqueConstraint(fields=["event", "number"], name="fd_race_version_unique"),
-        ]
 
 
 class RaceStandings(Snapshot):
@@ -103,6 +96,3 @@ class RaceStandings(Snapshot):
     class Meta(Snapshot.Meta):
         verbose_name = _("championship standings snapshot")
         verbose_name_plural = _("championship standings snapshots")
-        constraints = [
-            models.UniqueConstraint(fields=["competition", "number"], name="fd_snapshot_unique"),
-        ]

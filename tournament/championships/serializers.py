@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from tournament.championships.models import Championship, Driver, Race
-from tournament.championships.setup import ChampionshipSetupSerializer, explicit_rules
+from tournament.championships.setup import ChampionshipSetupSerializer
 from tournament.clubs.models import Club
 
 MAX_SEED = 2**63 - 1
@@ -175,46 +175,9 @@ class RaceDetailSerializer(serializers.ModelSerializer):
         return [{**row, "name": names.get(row["driver"], "")} for row in race.results]
 
 
-def setup_payload(championship: Championship) -> dict[str, Any]:
-    """The set-up in the shape of the create request (drivers, races, rules, points)."""
-    drivers = list(championship.drivers.all())
-    names = {d.pk: d.name for d in drivers}
-    everyone = [d.pk for d in drivers]
-    races = []
-    for race in championship.races.all():
-        entry: dict[str, Any] = {"circuit": race.circuit, "laps": race.laps}
-        if race.drivers != everyone:
-            # Races entered by everyone stay "default": a driver added later is entered too.
-            entry["drivers"] = [names[pk] for pk in race.drivers if pk in names]
-        races.append(entry)
-    return {
-        "rule_set": championship.rule_set,
-        "points": championship.points_preset or list(championship.points),
-        "drivers": [
-            {"name": d.name, "team": d.team or None, **({"build": d.build} if d.build else {})}
-            for d in drivers
-        ],
-        "races": races,
-        "rules": explicit_rules(championship.rules, championship.rule_set),
-    }
+class ChampionshipStandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """The standings' shape, for the schema (the API serves the stored snapshot as it is)."""
 
-
-def check_patch_setup(championship: Championship, data: dict[str, Any]) -> dict[str, Any] | None:
-    """The full new set-up when a PATCH touches it (unchanged parts taken from the championship).
-
-    PATCHed rules change the keys sent; the others keep their values, except that values left
-    at the old rule set's defaults take the new rule set's defaults (FD-58, FD-60).
-    """
-    if not any(key in data for key in ("drivers", "races", "rules", "rule_set", "points")):
-        return None
-    current = setup_payload(championship)
-    merged = {
-        "rule_set": data.get("rule_set", current["rule_set"]),
-        "points": data["points"] if "points" in data else current["points"],
-        "drivers": data.get("drivers", current["drivers"]),
-        "races": data.get("races", current["races"]),
-        "rules": {**current["rules"], **data.get("rules", {})},
-    }
-    serializer = ChampionshipSetupSerializer(data=merged)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    after_race = serializers.IntegerField(allow_null=True)
+    drivers = serializers.ListField(child=serializers.DictField())
+    teams = serializers.ListField(child=serializers.DictField())

@@ -1,31 +1,49 @@
-"""API pieces every competition shares: event detail, result submission, standings.
+"""The API of every competition: one viewset, specialised per game by its declared kind.
 
-A game's viewset mixes :class:`CompetitionActions` in and declares thin ``@action``s (their URL
-words differ: ``stages``, ``races``) that call these methods.
+:class:`CompetitionViewSet` holds every shared action (list, create, detail, PATCH, event
+detail, results, simulate, replay, standings, history, export, import). A game writes no viewset:
+:func:`competition_viewset` derives one from the game's :class:`~tournament.competitions.kinds.
+GameKind` (its serializers, its event word in the URLs, its schema), and :func:`register_kinds`
+routes every registered kind, so ``urls.py`` names no game.
+
+Access is declared per action in ``permission_for_action`` and checked by
+:class:`~tournament.competitions.access.DeclaredAccess`; the handlers never check roles.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, ClassVar
 
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.generics import get_object_or_404
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.routers import APIRootView, DefaultRouter
 
+from tournament.clubs.models import Club
 from tournament.competitions import audit, idempotency, services, simulation, transfer
 from tournament.competitions.access import (
-    ORGANISER_ROLES,
-    WRITE_ROLES,
-    require_organiser_of_slug,
-    require_role,
+    ORGANISE,
+    READ,
+    WRITE_RESULTS,
+    DeclaredAccess,
+    club_named_in_body,
 )
 from tournament.competitions.errors import Conflict, InvalidInput, VersionConflict
-from tournament.competitions.kinds import GameKind, get_kind
+from tournament.competitions.kinds import AnyKind, all_kinds
+from tournament.competitions.models import Competition, Event
+
+NUMBER = r"(?P<number>[0-9]+)"
 
 
 def parse_int(value: Any) -> int:
@@ -38,7 +56,7 @@ def parse_int(value: Any) -> int:
     return number
 
 
-class AuditEntrySerializer(serializers.Serializer):
+class AuditEntrySerializer(serializers.Serializer):  # type: ignore[type-arg]
     id = serializers.IntegerField()
     when = serializers.DateTimeField(source="created_at")
     user = serializers.CharField(source="user.username", default=None)
@@ -48,67 +66,166 @@ class AuditEntrySerializer(serializers.Serializer):
     changes = serializers.JSONField()
 
 
-class ImportSerializer(serializers.Serializer):
+class ImportSerializer(serializers.Serializer):  # type: ignore[type-arg]
     club = serializers.SlugField()
     document = serializers.JSONField()
 
 
-class VisibleFirst:
+class VisibleFirst(viewsets.GenericViewSet):  # type: ignore[type-arg]
     """API.md: a competition the caller may not see is a 404 to every method, even to a method
     the endpoint does not have (which would otherwise be a 405 that tells it exists)."""
 
-    def http_method_not_allowed(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+    permission_classes = [DeclaredAccess]
+
+    def http_method_not_allowed(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         if "pk" in kwargs:
-            self.get_object()  # type: ignore[attr-defined]
-        return super().http_method_not_allowed(request, *args, **kwargs)  # type: ignore[misc]
+            self.get_object()
+        return super().http_method_not_allowed(request, *args, **kwargs)
 
 
-class CompetitionActions(VisibleFirst):
-    """Mixed into a GenericViewSet whose ``get_object`` applies visibility (404 first)."""
+class CompetitionViewSet(VisibleFirst, mixins.ListModelMixin, mixins.RetrieveModelMixin):
+    """Every competition's endpoints; ``kind`` (set by :func:`competition_viewset`) says which."""
 
-    kind_label: str
-    event_serializer_class: type[serializers.Serializer]
+    kind: ClassVar[AnyKind]
+    http_method_names = ["get", "post", "patch", "head", "options"]
+    permission_for_action: ClassVar[dict[str, str]] = {
+        "list": READ,
+        "retrieve": READ,
+        "create": ORGANISE,
+        "partial_update": ORGANISE,
+        "event": READ,
+        "results": WRITE_RESULTS,
+        "simulate": WRITE_RESULTS,
+        "replay": READ,
+        "standings": READ,
+        "history": ORGANISE,
+        "export": ORGANISE,
+        "import_document": ORGANISE,
+    }
+    #: Actions answering with the competition's detail: they prefetch what its serializer reads.
+    detail_actions: ClassVar[tuple[str, ...]] = (
+        "list",
+        "retrieve",
+        "partial_update",
+        "create",
+        "import_document",
+    )
+    #: The event of an event action (``…/<event_word>/{number}/…``), set by ``get_object``.
+    current_event: Event
 
-    @property
-    def kind(self) -> GameKind:
-        return get_kind(self.kind_label)
+    def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
+        return self.kind.detail_serializer
 
-    def get_event(self, competition: Any, number: Any) -> Any:
+    def get_queryset(self) -> QuerySet[Any]:
+        queryset = (
+            self.kind.competition_model.objects.visible_to(self.request.user)
+            .select_related("club")
+            .order_by("-created_at", "-id")
+        )
+        if self.action in self.detail_actions:
+            queryset = queryset.prefetch_related(*self.kind.detail_prefetch)
+        return queryset
+
+    def get_object(self) -> Any:
+        """The visible competition (404), its event for event actions (404), then the access
+        the action declares (401/403): an unknown event is a 404 even to outsiders."""
+        competition = get_object_or_404(self.get_queryset(), pk=self.kwargs["pk"])
+        if "number" in self.kwargs and self.action is not None:
+            self.current_event = self.get_event(competition, self.kwargs["number"])
+        self.check_object_permissions(self.request, competition)
+        return competition
+
+    def get_event(self, competition: Competition, number: Any) -> Event:
         try:
-            return self.kind.event_model.objects.get(
+            event: Event = self.kind.event_model.objects.get(
                 competition=competition, number=parse_int(number)
             )
         except self.kind.event_model.DoesNotExist:
             raise Http404 from None
+        return event
 
-    def event_response(self, event: Any, code: int = status.HTTP_200_OK) -> Response:
-        return Response(self.event_serializer_class(event).data, status=code)
+    def event_response(self, event: Event, code: int = status.HTTP_200_OK) -> Response:
+        return Response(self.kind.event_serializer(event).data, status=code)
 
-    def event_detail(self, request: Request, pk: Any, number: Any) -> Response:
-        competition = self.get_object()  # type: ignore[attr-defined]
-        return self.event_response(self.get_event(competition, number))
+    def detail_data(self, pk: int) -> Any:
+        """The competition's detail as GET answers it (prefetched by ``get_queryset``)."""
+        return self.get_serializer(self.get_queryset().get(pk=pk)).data
 
-    def submit(
-        self, request: Request, pk: Any, number: Any, input_serializer: Any, submit: Any
-    ) -> Response:
-        """Validate the body, call ``submit(competition, number, rows, version)``, answer 202."""
-        competition = self.get_object()  # type: ignore[attr-defined]
-        self.get_event(competition, number)  # 404 before 401/403 for unknown events
-        require_role(request.user, competition.club_id, WRITE_ROLES)
-        body = input_serializer(data=request.data)
+    def club_for_access(self, request: Request) -> Club | None:
+        """The club a collection-level write (create, import) writes to (``DeclaredAccess``)."""
+        if self.action == "import_document":
+            return self.import_target(request)[0]
+        return club_named_in_body(request)
+
+    def import_target(self, request: Request) -> tuple[Club, Any]:
+        """The import's club and document: 401, then the body's 400s (checked once)."""
+        cached: tuple[Club, Any] | None = getattr(self, "_import_target", None)
+        if cached is not None:
+            return cached
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        body = ImportSerializer(data=request.data)
+        if not body.is_valid():
+            raise InvalidInput(body.errors)
+        club = Club.objects.filter(slug=body.validated_data["club"]).first()
+        if club is None:
+            raise InvalidInput({"club": [_("No club with this slug.")]})
+        self._import_target = (club, body.validated_data["document"])
+        return self._import_target
+
+    # --- the actions (the event ones are routed per kind by ``competition_viewset``) -----------
+
+    def create(self, request: Request) -> Response:
+        """``POST /api/<collection>/``: 401/403 (``DeclaredAccess``) before 400, then 201."""
+        body = self.kind.create_serializer(data=request.data)
+        if not body.is_valid():
+            raise InvalidInput(body.errors)
+        competition = services.create_from_request(
+            kind=self.kind, data=body.validated_data, by=request.user
+        )
+        return Response(self.detail_data(competition.pk), status=status.HTTP_201_CREATED)
+
+    def partial_update(self, request: Request, pk: Any = None) -> Response:
+        """``PATCH``: name and public any time; the set-up only before results (409 first)."""
+        competition = self.get_object()
+        if services.setup_locked(kind=self.kind, competition=competition, data=request.data):
+            raise Conflict(_("The set-up cannot change once results are stored."))
+        body = self.kind.patch_serializer(data=request.data)
+        if not body.is_valid():
+            raise InvalidInput(body.errors)
+        services.update_competition(
+            kind=self.kind,
+            competition_id=competition.pk,
+            changes=body.validated_data,
+            setup=self.kind.patched_setup(competition, body.validated_data),
+            by=request.user,
+        )
+        return Response(self.detail_data(competition.pk))
+
+    def event_detail(self, request: Request, pk: Any = None, number: Any = None) -> Response:
+        """The event with its current results."""
+        self.get_object()
+        return self.event_response(self.current_event)
+
+    def submit(self, request: Request, pk: Any = None, number: Any = None) -> Response:
+        """Store a new version of the event's results and queue its resolution (202)."""
+        competition = self.get_object()
+        body = self.kind.results_serializer(data=request.data)
         if not body.is_valid():
             raise InvalidInput(body.errors)
 
         def store() -> Response:
             try:
-                event = submit(
-                    competition,
-                    parse_int(number),
-                    body.validated_data["results"],
-                    body.validated_data.get("version"),
+                event = services.submit_results(
+                    kind=self.kind,
+                    competition_id=competition.pk,
+                    number=self.current_event.number,
+                    rows=body.validated_data["results"],
+                    by=request.user,
+                    expected_version=body.validated_data.get("version"),
                 )
             except VersionConflict as exc:
-                current = self.event_serializer_class(exc.event).data
+                current = self.kind.event_serializer(exc.event).data
                 return Response(
                     {"detail": "version conflict", "current": current},
                     status=status.HTTP_409_CONFLICT,
@@ -117,114 +234,34 @@ class CompetitionActions(VisibleFirst):
 
         return idempotency.idempotent(request, store)
 
-    def simulate_response(self, request: Request, pk: Any, number: Any) -> Response:
-        """Queue the engine for this event (202 with the event as it stands)."""
-        competition = self.get_object()  # type: ignore[attr-defined]
-        event = self.get_event(competition, number)
-        require_role(request.user, competition.club_id, WRITE_ROLES)
+    def start_simulation(self, request: Request, pk: Any = None, number: Any = None) -> Response:
+        """Queue the engine for this event on a worker (202 with the event as it stands)."""
+        competition = self.get_object()
 
         def queue() -> Response:
             simulation.request_simulation(
-                kind=self.kind, competition=competition, event=event, by=request.user
+                kind=self.kind, competition=competition, event=self.current_event, by=request.user
             )
-            return self.event_response(event, status.HTTP_202_ACCEPTED)
+            return self.event_response(self.current_event, status.HTTP_202_ACCEPTED)
 
         return idempotency.idempotent(request, queue)
 
-    def replay_response(self, request: Request, pk: Any, number: Any) -> Response:
-        competition = self.get_object()  # type: ignore[attr-defined]
-        replay = simulation.replay_of(kind=self.kind, event=self.get_event(competition, number))
+    def event_replay(self, request: Request, pk: Any = None, number: Any = None) -> Response:
+        """The simulator's log of the event; 404 when its results were not simulated."""
+        self.get_object()
+        replay = simulation.replay_of(kind=self.kind, event=self.current_event)
         if replay is None:
             raise Http404
         return Response(replay)
 
-    @extend_schema(responses={200: AuditEntrySerializer(many=True)})
-    @action(detail=True, methods=["get"])
-    def history(self, request: Request, pk: Any = None) -> Response:
-        """Who changed what and when: set-up, results submitted, corrected, simulated."""
-        return self.history_response(request, pk)
-
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
-    @action(detail=True, methods=["get"])
-    def export(self, request: Request, pk: Any = None) -> Response:
-        """Set-up, rules and every result version as a versioned JSON document (organisers)."""
-        return self.export_response(request, pk)
-
-    def history_response(self, request: Request, pk: Any) -> Response:
-        """The competition's audit log, newest first (organisers; paginated)."""
-        competition = self.get_object()  # type: ignore[attr-defined]
-        require_role(request.user, competition.club_id, ORGANISER_ROLES)
-        entries = audit.history(kind=self.kind.label, competition_id=competition.pk)
-        page = self.paginate_queryset(entries)  # type: ignore[attr-defined]
-        data = AuditEntrySerializer(page, many=True).data
-        return self.get_paginated_response(data)  # type: ignore[attr-defined,no-any-return]
-
-    def create_response(self, request: Request) -> Response:
-        """``POST /api/<competitions>/``: 401/403 before 400, then 201 with the detail."""
-        body = self.kind.create_serializer()(data=request.data)
-        if not body.is_valid():
-            slug = request.data.get("club") if isinstance(request.data, dict) else None
-            require_organiser_of_slug(request.user, slug)
-            raise InvalidInput(body.errors)
-        data = body.validated_data
-        require_role(request.user, data["club"].pk, ORGANISER_ROLES)
-        competition = self.kind.create(club=data["club"], data=data, by=request.user)
-        return Response(self.detail_data(competition.pk), status=status.HTTP_201_CREATED)
-
-    def patch_response(self, request: Request, pk: Any) -> Response:
-        """``PATCH``: name and public any time; the set-up only before results (409 first)."""
-        competition = self.get_object()  # type: ignore[attr-defined]
-        require_role(request.user, competition.club_id, ORGANISER_ROLES)
-        if services.setup_locked(kind=self.kind, competition=competition, data=request.data):
-            raise Conflict(_("The set-up cannot change once results are stored."))
-        body = self.kind.patch_serializer()(data=request.data)
-        if not body.is_valid():
-            raise InvalidInput(body.errors)
-        setup = self.kind.patched_setup(competition, body.validated_data)
-        self.kind.update(
-            competition_id=competition.pk,
-            changes=body.validated_data,
-            setup=setup,
-            by=request.user,
-        )
-        return Response(self.detail_data(competition.pk))
-
-    def detail_data(self, pk: int) -> Any:
-        """The competition's detail as GET answers it (prefetched by ``get_queryset``)."""
-        competition = self.get_queryset().get(pk=pk)  # type: ignore[attr-defined]
-        return self.get_serializer(competition).data  # type: ignore[attr-defined]
-
-    def export_response(self, request: Request, pk: Any) -> Response:
-        """The whole competition as a versioned JSON document (organisers)."""
-        competition = self.get_object()  # type: ignore[attr-defined]
-        require_role(request.user, competition.club_id, ORGANISER_ROLES)
-        return Response(transfer.export_competition(kind=self.kind, competition=competition))
-
-    def import_response(self, request: Request) -> Response:
-        """Recreate a competition from a document in a club the caller organises (201)."""
-        from tournament.clubs.models import Club
-
-        if not request.user.is_authenticated:
-            require_role(request.user, 0, ORGANISER_ROLES)  # 401
-        body = ImportSerializer(data=request.data)
-        if not body.is_valid():
-            raise InvalidInput(body.errors)
-        club = Club.objects.filter(slug=body.validated_data["club"]).first()
-        if club is None:
-            raise InvalidInput({"club": [_("No club with this slug.")]})
-        require_role(request.user, club.pk, ORGANISER_ROLES)
-        competition = transfer.import_competition(
-            kind=self.kind, club=club, document=body.validated_data["document"], by=request.user
-        )
-        return Response(self.detail_data(competition.pk), status=status.HTTP_201_CREATED)
-
-    def standings_response(self, request: Request, pk: Any) -> HttpResponse | Response:
+    def standings_response(self, request: Request, pk: Any = None) -> HttpResponse | Response:
+        """The standings after the latest (or the ``after_*``) event of the resolved run."""
         param = self.kind.after_param
         raw = request.query_params.get(param)
         after = None
         if raw not in (None, ""):
             try:
-                after = int(raw)  # type: ignore[arg-type]
+                after = int(str(raw))
             except ValueError:
                 raise InvalidInput({param: [_("A whole number is required.")]}) from None
             if not 0 < after < 10_000:
@@ -234,6 +271,110 @@ class CompetitionActions(VisibleFirst):
         )
         if text is not None:
             return HttpResponse(text, content_type="application/json")
-        competition = self.get_object()  # type: ignore[attr-defined]
-        data = services.standings(kind=self.kind, competition=competition, after=after)
-        return Response(data)
+        competition = self.get_object()
+        return Response(services.standings(kind=self.kind, competition=competition, after=after))
+
+    def import_document(self, request: Request) -> Response:
+        """Recreate a competition from an exported document in a club the caller organises."""
+        club, document = self.import_target(request)
+        competition = transfer.import_competition(
+            kind=self.kind, club=club, document=document, by=request.user
+        )
+        return Response(self.detail_data(competition.pk), status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: AuditEntrySerializer(many=True)})
+    @action(detail=True, methods=["get"])
+    def history(self, request: Request, pk: Any = None) -> Response:
+        """Who changed what and when: set-up, results submitted, corrected, simulated."""
+        competition = self.get_object()
+        entries = audit.history(kind=self.kind.label, competition_id=competition.pk)
+        page = self.paginate_queryset(entries)
+        data = AuditEntrySerializer(page, many=True).data
+        return self.get_paginated_response(data)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get"])
+    def export(self, request: Request, pk: Any = None) -> Response:
+        """Set-up, rules and every result version as a versioned JSON document (organisers)."""
+        competition = self.get_object()
+        return Response(transfer.export_competition(kind=self.kind, competition=competition))
+
+
+Handler = Callable[..., Any]
+
+
+def _own(method: Handler, name: str) -> Handler:
+    """A fresh function calling ``method``: each game's viewset decorates its own copy."""
+
+    @functools.wraps(method)
+    def view(self: CompetitionViewSet, request: Request, *args: Any, **kwargs: Any) -> Any:
+        return method(self, request, *args, **kwargs)
+
+    view.__name__ = name
+    return view
+
+
+def competition_viewset(kind: AnyKind) -> type[CompetitionViewSet]:
+    """The viewset of one game: the shared actions, routed with the kind's words and schema."""
+    base = CompetitionViewSet
+    events = f"{kind.event_word}/{NUMBER}"
+    detail = kind.detail_serializer
+    event = kind.event_serializer
+
+    def event_action(method: Handler, name: str, verb: str, suffix: str = "") -> Handler:
+        routed = action(detail=True, methods=[verb], url_path=events + suffix, url_name=name)
+        return routed(_own(method, name))
+
+    attrs: dict[str, Any] = {
+        "__module__": __name__,
+        "__doc__": f"{kind.title} endpoints (API.md), as declared by its game kind.",
+        "kind": kind,
+        "create": extend_schema(request=kind.create_serializer, responses={201: detail})(
+            _own(base.create, "create")
+        ),
+        "partial_update": extend_schema(request=kind.patch_serializer, responses={200: detail})(
+            _own(base.partial_update, "partial_update")
+        ),
+        "event": extend_schema(responses={200: event})(
+            event_action(base.event_detail, "event", "get")
+        ),
+        "results": extend_schema(
+            request=kind.results_schema_serializer or kind.results_serializer,
+            responses={202: event},
+        )(event_action(base.submit, "results", "post", "/results")),
+        "simulate": extend_schema(request=None, responses={202: event})(
+            event_action(base.start_simulation, "simulate", "post", "/simulate")
+        ),
+        "replay": extend_schema(responses={200: OpenApiTypes.OBJECT})(
+            event_action(base.event_replay, "replay", "get", "/replay")
+        ),
+        "standings": extend_schema(
+            parameters=[OpenApiParameter(kind.after_param, int, required=False)],
+            responses={200: kind.standings_serializer},
+        )(action(detail=True, methods=["get"])(_own(base.standings_response, "standings"))),
+        "import_document": extend_schema(request=ImportSerializer, responses={201: detail})(
+            action(detail=False, methods=["post"], url_path="import")(
+                _own(base.import_document, "import_document")
+            )
+        ),
+    }
+    name = f"{kind.competition_model.__name__}ViewSet"
+    return type(name, (base,), attrs)
+
+
+class ApiRootView(APIRootView):
+    """``GET /api/``: the list of collections, public like the schema."""
+
+    permission_classes = [AllowAny]
+
+
+class ApiRouter(DefaultRouter):
+    APIRootView = ApiRootView
+
+
+def register_kinds(router: DefaultRouter) -> None:
+    """Route every registered game: its collection and the extra ones it declares."""
+    for kind in all_kinds():
+        router.register(kind.collection, competition_viewset(kind), basename=kind.label)
+        for prefix, viewset, basename in kind.extra_routes:
+            router.register(prefix, viewset, basename=basename)

@@ -9,6 +9,8 @@ JSON the API serves, computed by the pure scoring engine.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -35,6 +37,8 @@ class Source(models.TextChoices):
 
 
 class CompetitionQuerySet(models.QuerySet[Any]):
+    """The one definition of who may read a competition (the standings SQL is tested against it)."""
+
     def visible_to(self, user: Any) -> CompetitionQuerySet:
         """Public competitions, plus private ones of the user's clubs (all for superusers)."""
         if getattr(user, "is_superuser", False):
@@ -82,9 +86,41 @@ class Competition(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def set_standings_through(self, through: int | None) -> None:
+        """Record the last event of the resolved run from the first (a no-op when unchanged)."""
+        if self.standings_through != through:
+            self.standings_through = through
+            type(self)._default_manager.filter(pk=self.pk).update(standings_through=through)
+
+
+class EventQuerySet(models.QuerySet[Any]):
+    def claim(self, event_id: int, now: datetime) -> bool:
+        """Move a ``submitted`` event to ``resolved`` if it still is one (the worker's claim).
+
+        A conditional update: of two workers resolving the same event, exactly one claims it.
+        """
+        claimed = self.filter(pk=event_id, status=Status.SUBMITTED).update(
+            status=Status.RESOLVED, resolved_at=now, error=""
+        )
+        return claimed == 1
+
+    def pending(self, older_than: datetime) -> EventQuerySet:
+        """Events left ``submitted`` since before ``older_than`` (for the sweeper)."""
+        return self.filter(status=Status.SUBMITTED, submitted_at__lt=older_than)
+
+    def requeueable(self, event_ids: Iterable[int]) -> EventQuerySet:
+        """Of ``event_ids``, the ``failed`` or ``submitted`` events that have results."""
+        return self.filter(
+            pk__in=event_ids, status__in=[Status.FAILED, Status.SUBMITTED], version__gt=0
+        )
+
 
 class Event(models.Model):
-    """A stage or race. Concrete models add ``competition = ForeignKey(...)``."""
+    """A stage or race. Concrete models add ``competition = ForeignKey(...)``.
+
+    Status changes go through the methods below, each one conditional update or save, so the
+    workflow in ``services`` never writes the columns by hand.
+    """
 
     number = models.PositiveSmallIntegerField(_("number"))
     name = models.CharField(_("name"), max_length=160, blank=True)
@@ -99,12 +135,68 @@ class Event(models.Model):
     submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True)
     resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
 
+    objects = EventQuerySet.as_manager()
+
     class Meta:
         abstract = True
         ordering = ["competition", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "number"], name="%(app_label)s_%(class)s_number_unique"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "submitted_at"], name="%(app_label)s_%(class)s_pending")
+        ]
 
     def __str__(self) -> str:
         return f"{self.number}. {self.name}" if self.name else str(self.number)
+
+    def _write(self, **fields: Any) -> None:
+        """Set ``fields`` on the row and on this instance (one UPDATE, no other column)."""
+        type(self)._default_manager.filter(pk=self.pk).update(**fields)
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+    def mark_submitted(self, rows: list[dict[str, Any]], *, source: str, now: datetime) -> None:
+        """Store a new version of the results: ``submitted``, waiting for its resolution."""
+        self.version += 1
+        self.results = rows
+        self.status = Status.SUBMITTED
+        self.source = source
+        self.error = ""
+        self.submitted_at = now
+        self.save(update_fields=["version", "results", "status", "source", "error", "submitted_at"])
+
+    def mark_resolved(self, now: datetime) -> None:
+        self._write(status=Status.RESOLVED, error="", resolved_at=now)
+
+    def mark_failed(self, message: str) -> None:
+        """``failed`` with the message an organiser reads (later events wait for a fix)."""
+        self._write(status=Status.FAILED, error=message)
+
+    def mark_waiting(self) -> None:
+        """Back to ``submitted``: its results wait for an earlier event's correction."""
+        self._write(status=Status.SUBMITTED, error="")
+
+    def reopen(self) -> bool:
+        """A ``failed`` event back to ``submitted`` for the worker's claim; False if it was not."""
+        reopened = (
+            type(self)
+            ._default_manager.filter(pk=self.pk, status=Status.FAILED)
+            .update(status=Status.SUBMITTED, error="")
+        )
+        if reopened:
+            self.status, self.error = Status.SUBMITTED, ""
+        return bool(reopened)
+
+    def record_engine_failure(self, message: str) -> None:
+        """The simulator could not play the event: an event without results becomes ``failed``;
+        stored results stay as they are (only the message is shown)."""
+        if self.version == 0:
+            self._write(status=Status.FAILED, error=message)
+        else:
+            self._write(error=message)
 
     @property
     def has_results(self) -> bool:
@@ -136,6 +228,11 @@ class ResultVersion(models.Model):
     class Meta:
         abstract = True
         ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "number"], name="%(app_label)s_%(class)s_unique"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.event} v{self.number}"
@@ -151,6 +248,11 @@ class Snapshot(models.Model):
     class Meta:
         abstract = True
         ordering = ["competition", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "number"], name="%(app_label)s_%(class)s_unique"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.competition} after {self.number}"

@@ -9,7 +9,8 @@ and resolutions of one competition.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
@@ -23,20 +24,20 @@ from tournament.competitions.errors import (
     ResolutionError,
     VersionConflict,
 )
-from tournament.competitions.kinds import GameKind
-from tournament.competitions.models import AuditAction, Source, Status
+from tournament.competitions.kinds import AnyKind, Document, Row
+from tournament.competitions.models import AuditAction, Competition, Event, Source, Status
 
 log = logging.getLogger(__name__)
 
 
-def _locked(kind: GameKind, competition_id: int) -> tuple[Any, list[Any]]:
+def _locked(kind: AnyKind, competition_id: int) -> tuple[Competition, list[Event]]:
     """Lock the competition row, then load its events in order."""
     competition = kind.competition_model.objects.select_for_update().get(pk=competition_id)
     events = list(kind.event_model.objects.filter(competition_id=competition_id).order_by("number"))
     return competition, events
 
 
-def _standings_through(events: Sequence[Any]) -> int | None:
+def _standings_through(events: Sequence[Event]) -> int | None:
     """The last event of the longest run of resolved events from the first (API.md)."""
     through = None
     for event in events:
@@ -46,24 +47,83 @@ def _standings_through(events: Sequence[Any]) -> int | None:
     return through
 
 
-def _save_progress(kind: GameKind, competition: Any, events: Sequence[Any]) -> None:
-    through = _standings_through(events)
-    if competition.standings_through != through:
-        competition.standings_through = through
-        kind.competition_model.objects.filter(pk=competition.pk).update(standings_through=through)
+def _save_progress(competition: Competition, events: Sequence[Event]) -> None:
+    competition.set_standings_through(_standings_through(events))
+
+
+def _user_or_none(by: Any) -> Any:
+    """The acting user as a ``created_by``: None for anonymous callers and system actions."""
+    return by if getattr(by, "is_authenticated", False) else None
+
+
+def create_competition(
+    *,
+    kind: AnyKind,
+    club: Any,
+    name: str,
+    public: bool,
+    setup: Document,
+    by: Any,
+    seed: int | None = None,
+) -> Competition:
+    """Create a competition with its events and set-up rows from a checked set-up.
+
+    ``setup`` is the create serializer's validated data (or a set-up checked the same way); the
+    game writes its own rows (``kind.write_setup``), the rest is the same for every game.
+    """
+    with transaction.atomic():
+        competition = kind.competition_model(
+            club=club, name=name, public=public, created_by=_user_or_none(by)
+        )
+        if seed is not None:
+            competition.seed = seed
+        kind.apply_setup(competition, setup)
+        competition.save()
+        kind.write_setup(competition, setup)
+        audit.record(
+            club_id=club.pk,
+            kind=kind.label,
+            competition_id=competition.pk,
+            action=AuditAction.CREATED,
+            summary=f"{kind.title} {competition.name!r} created",
+            by=by,
+            changes=kind.created_changes(setup),
+        )
+    return competition
+
+
+def create_from_request(*, kind: AnyKind, data: Document, by: Any) -> Competition:
+    """Create from the create serializer's validated data (``club``, ``name``, … and set-up)."""
+    return create_competition(
+        kind=kind,
+        club=data["club"],
+        name=data["name"],
+        public=data.get("public", True),
+        seed=data.get("seed"),
+        setup=data,
+        by=by,
+    )
+
+
+def create_from_setup(*, kind: AnyKind, club: Any, setup: Document, by: Any) -> Competition:
+    """Create from an exported set-up, with the create request's checks (InvalidInput: 400)."""
+    body = kind.create_serializer(data={**setup, "club": club.slug})
+    if not body.is_valid():
+        raise InvalidInput(body.errors)
+    return create_from_request(kind=kind, data=body.validated_data, by=by)
 
 
 def submit_results(
     *,
-    kind: GameKind,
+    kind: AnyKind,
     competition_id: int,
     number: int,
-    rows: list[dict[str, Any]],
+    rows: list[Row],
     by: Any,
     source: str = Source.SUBMITTED,
     expected_version: int | None = None,
     replay: Any = None,
-) -> Any:
+) -> Event:
     """Validate and store a new version of event ``number``'s results; queue its resolution.
 
     Raises InvalidInput (400, nothing stored) or Conflict (409: an earlier event has no results,
@@ -83,23 +143,14 @@ def submit_results(
             raise VersionConflict(event)
         normalised = kind.validate_results(competition, event, rows)
         previous = list(event.results)
-        now = timezone.now()
-        event.version += 1
-        event.results = normalised
-        event.status = Status.SUBMITTED
-        event.source = source
-        event.error = ""
-        event.submitted_at = now
-        event.save(
-            update_fields=["version", "results", "status", "source", "error", "submitted_at"]
-        )
+        event.mark_submitted(normalised, source=source, now=timezone.now())
         kind.version_model.objects.create(
             event=event,
             number=event.version,
             source=source,
             rows=normalised,
             replay=replay,
-            created_by=by if getattr(by, "is_authenticated", False) else None,
+            created_by=_user_or_none(by),
         )
         audit.record(
             club_id=competition.club_id,
@@ -112,7 +163,7 @@ def submit_results(
             by=by,
         )
         # A correction invalidates this event's standings and every later one's until resolved.
-        _save_progress(kind, competition, events)
+        _save_progress(competition, events)
         queue_resolution(kind, event.pk)
     return event
 
@@ -146,7 +197,7 @@ def results_stored(event_model: Any, competition: Any) -> bool:
     )
 
 
-def setup_locked(*, kind: GameKind, competition: Any, data: Any) -> bool:
+def setup_locked(*, kind: AnyKind, competition: Any, data: Any) -> bool:
     """True when ``data`` touches the set-up and results are already stored (API.md: 409)."""
     touches = isinstance(data, dict) and any(key in data for key in kind.setup_fields)
     return touches and results_stored(kind.event_model, competition)
@@ -154,18 +205,16 @@ def setup_locked(*, kind: GameKind, competition: Any, data: Any) -> bool:
 
 def update_competition(
     *,
-    kind: GameKind,
+    kind: AnyKind,
     competition_id: int,
-    changes: dict[str, Any],
-    setup: dict[str, Any] | None,
+    changes: Document,
+    setup: Document | None,
     by: Any,
-    replace_setup: Callable[[Any, dict[str, Any], dict[str, Any]], list[str]],
-) -> Any:
+) -> Competition:
     """PATCH: ``name`` and ``public`` any time; the set-up only before the first result (409).
 
-    ``replace_setup(competition, setup, changed)`` rewrites the game's own rows (events,
-    entrants), may note what it changed in ``changed``, and returns the competition fields it
-    set. The change is audited with every value that moved.
+    A new set-up replaces the events and the game's set-up rows whole (no result, version or
+    snapshot refers to them yet). The change is audited with every value that moved.
     """
     with transaction.atomic():
         competition = kind.competition_model.objects.select_for_update().get(pk=competition_id)
@@ -178,16 +227,11 @@ def update_competition(
                 setattr(competition, key, changes[key])
                 fields.append(key)
         if setup is not None:
-            if kind.event_model.objects.filter(competition=competition, version__gt=0).exists():
+            if results_stored(kind.event_model, competition):
                 raise Conflict(_("The set-up cannot change once results are stored."))
-            if competition.rules != setup["rules"]:
-                changed["rules"] = {
-                    k: [competition.rules.get(k), v]
-                    for k, v in setup["rules"].items()
-                    if competition.rules.get(k) != v
-                }
-            changed["setup"] = sorted(k for k in changes if k not in ("name", "public"))
-            fields += replace_setup(competition, setup, changed)
+            changed.update(_setup_changes(kind, competition, setup, changes))
+            _replace_setup(kind, competition, setup)
+            fields += kind.setup_columns
         if fields:
             competition.save(update_fields=[*dict.fromkeys(fields), "updated_at"])
         if changed:
@@ -203,7 +247,44 @@ def update_competition(
     return competition
 
 
-def queue_resolution(kind: GameKind, event_id: int) -> None:
+def _setup_changes(
+    kind: AnyKind, competition: Competition, setup: Document, changes: Document
+) -> dict[str, Any]:
+    """What a new set-up changes, for the audit entry: rules and columns moved, keys sent."""
+    changed: dict[str, Any] = {}
+    if "rules" in setup and competition.rules != setup["rules"]:
+        changed["rules"] = {
+            k: [competition.rules.get(k), v]
+            for k, v in setup["rules"].items()
+            if competition.rules.get(k) != v
+        }
+    changed["setup"] = sorted(k for k in changes if k not in ("name", "public"))
+    for column in kind.setup_columns:
+        # Set-up settings the client sets itself (a Formula D rule set, its points).
+        before = getattr(competition, column)
+        if column != "rules" and column in kind.setup_fields and before != setup[column]:
+            changed[column] = [before, setup[column]]
+    return changed
+
+
+def _replace_setup(kind: AnyKind, competition: Competition, setup: Document) -> None:
+    """Rewrite the game's rows: no result, version or snapshot refers to them yet."""
+    kind.event_model.objects.filter(competition=competition).delete()
+    for model in kind.setup_models:
+        model._default_manager.filter(**{_link_to(model, kind): competition}).delete()
+    kind.apply_setup(competition, setup)
+    kind.write_setup(competition, setup)
+
+
+def _link_to(model: type[Any], kind: AnyKind) -> str:
+    """The name of ``model``'s foreign key to the kind's competition model."""
+    for field in model._meta.get_fields():
+        if getattr(field, "many_to_one", False) and field.related_model is kind.competition_model:
+            return str(field.name)
+    raise LookupError(f"{model.__name__} has no foreign key to {kind.competition_model.__name__}")
+
+
+def queue_resolution(kind: AnyKind, event_id: int) -> None:
     """Send the resolve task once the transaction commits.
 
     ``robust=True``: a broker outage must not fail the request; the stage stays ``submitted``
@@ -214,7 +295,7 @@ def queue_resolution(kind: GameKind, event_id: int) -> None:
     transaction.on_commit(lambda: resolve_event_task.delay(kind.label, event_id), robust=True)
 
 
-def resolve_event(*, kind: GameKind, event_id: int) -> str:
+def resolve_event(*, kind: AnyKind, event_id: int) -> str:
     """Resolve event ``event_id`` and recompute every later event with results.
 
     Idempotent: the event is claimed with a conditional update (``submitted`` → ``resolved``)
@@ -240,19 +321,16 @@ def resolve_event(*, kind: GameKind, event_id: int) -> str:
             # The earlier event's own resolution cascades to this one.
             return "waiting"
         now = timezone.now()
-        claimed = kind.event_model.objects.filter(pk=event_id, status=Status.SUBMITTED).update(
-            status=Status.RESOLVED, resolved_at=now, error=""
-        )
-        if claimed != 1:
+        if not kind.event_model.objects.claim(event_id, now):
             return "noop"
         target.status = Status.RESOLVED
         outcome = _recompute_from(kind, competition, events, index, now)
-        _save_progress(kind, competition, events)
+        _save_progress(competition, events)
     return outcome
 
 
 def _recompute_from(
-    kind: GameKind, competition: Any, events: list[Any], start: int, now: Any
+    kind: AnyKind, competition: Competition, events: list[Event], start: int, now: datetime
 ) -> str:
     """Recompute snapshots of events[start:] that have results, in order, in one transaction."""
     chain_end = start
@@ -305,11 +383,12 @@ def _recompute_from(
         else:
             continue
         if event.status != new_status or event.error != error or i == start:
-            fields = {"status": new_status, "error": error}
             if new_status == Status.RESOLVED:
-                fields["resolved_at"] = now
-            kind.event_model.objects.filter(pk=event.pk).update(**fields)
-            event.status, event.error = new_status, error
+                event.mark_resolved(now)
+            elif new_status == Status.FAILED:
+                event.mark_failed(error)
+            else:
+                event.mark_waiting()
     if failed_at == start:
         return "failed"
     return "resolved"
@@ -329,7 +408,7 @@ def flatten_errors(detail: Any) -> str:
     return str(detail)
 
 
-def fail_event(*, kind: GameKind, event_id: int, message: str) -> None:
+def fail_event(*, kind: AnyKind, event_id: int, message: str) -> None:
     """Mark an event ``failed`` after retries ran out (later events wait for it)."""
     with transaction.atomic():
         competition_id = (
@@ -343,22 +422,21 @@ def fail_event(*, kind: GameKind, event_id: int, message: str) -> None:
         target = next(e for e in events if e.pk == event_id)
         if target.status != Status.SUBMITTED:
             return
-        kind.event_model.objects.filter(pk=event_id).update(status=Status.FAILED, error=message)
-        target.status = Status.FAILED
-        _save_progress(kind, competition, events)
+        target.mark_failed(message)
+        _save_progress(competition, events)
 
 
-def pending_events(kind: GameKind, older_than: Any) -> list[int]:
+def pending_events(kind: AnyKind, older_than: Any) -> list[int]:
     """Ids of events left ``submitted`` since before ``older_than`` (for the sweeper)."""
     return list(
-        kind.event_model.objects.filter(status=Status.SUBMITTED, submitted_at__lt=older_than)
+        kind.event_model.objects.pending(older_than)
         .order_by("competition_id", "number")
         .values_list("pk", flat=True)
     )
 
 
 def standings_text(
-    *, kind: GameKind, competition_id: int, user: Any, after: int | None
+    *, kind: AnyKind, competition_id: int, user: Any, after: int | None
 ) -> str | None:
     """The hot path of a standings read: the snapshot's JSON text in one query, or None.
 
@@ -380,7 +458,7 @@ def standings_text(
 _STANDINGS_SQL: dict[str, str] = {}
 
 
-def _standings_sql(kind: GameKind) -> str:
+def _standings_sql(kind: AnyKind) -> str:
     """The snapshot text for (competition, after or the current run, reader), if readable.
 
     Same rules as ``visible_to`` (public, a member of the club, or a superuser) and as
@@ -408,7 +486,7 @@ def _standings_sql(kind: GameKind) -> str:
     return sql
 
 
-def standings(*, kind: GameKind, competition: Any, after: int | None) -> dict[str, Any]:
+def standings(*, kind: AnyKind, competition: Any, after: int | None) -> dict[str, Any]:
     """The standings JSON after event ``after`` (default: the latest consecutive resolved one).
 
     Two queries at most whatever the competition's size: the snapshot, or the set-up for the
@@ -443,7 +521,7 @@ def standings(*, kind: GameKind, competition: Any, after: int | None) -> dict[st
     return data
 
 
-def requeue_events(*, kind: GameKind, event_ids: Any) -> int:
+def requeue_events(*, kind: AnyKind, event_ids: Iterable[int]) -> int:
     """Queue the resolution of events again (admin "resolve again"); how many were queued.
 
     Only ``failed`` and ``submitted`` events with results qualify: a failed one goes back to
@@ -452,14 +530,9 @@ def requeue_events(*, kind: GameKind, event_ids: Any) -> int:
     """
     count = 0
     with transaction.atomic():
-        events = kind.event_model.objects.filter(
-            pk__in=event_ids, status__in=[Status.FAILED, Status.SUBMITTED], version__gt=0
-        )
-        for event in events:
+        for event in kind.event_model.objects.requeueable(event_ids):
             if event.status == Status.FAILED:
-                kind.event_model.objects.filter(pk=event.pk, status=Status.FAILED).update(
-                    status=Status.SUBMITTED, error=""
-                )
+                event.reopen()
             queue_resolution(kind, event.pk)
             count += 1
     return count

@@ -21,7 +21,7 @@ from tournament.competitions.errors import (
     ResolutionError,
     VersionConflict,
 )
-from tournament.competitions.kinds import GameKind
+from tournament.competitions.kinds import AnyKind
 from tournament.competitions.models import Source, Status
 
 log = logging.getLogger(__name__)
@@ -31,7 +31,7 @@ class SimulationUnavailable(InvalidInput):
     """400: the event cannot be simulated (no course or layout)."""
 
 
-def check_simulation(*, kind: GameKind, competition: Any, event: Any) -> None:
+def check_simulation(*, kind: AnyKind, competition: Any, event: Any) -> None:
     """Raise InvalidInput / Conflict when ``event`` cannot be simulated now.
 
     Simulating event k needs the standings after event k-1 (start order, carried state), so every
@@ -47,7 +47,7 @@ def check_simulation(*, kind: GameKind, competition: Any, event: Any) -> None:
         )
 
 
-def request_simulation(*, kind: GameKind, competition: Any, event: Any, by: Any) -> None:
+def request_simulation(*, kind: AnyKind, competition: Any, event: Any, by: Any) -> None:
     """Check, then queue the simulation for a worker once the transaction commits."""
     from tournament.competitions.tasks import simulate_event_task
 
@@ -60,7 +60,7 @@ def request_simulation(*, kind: GameKind, competition: Any, event: Any, by: Any)
     )
 
 
-def simulate_event(*, kind: GameKind, event_id: int, by: Any, version: int | None = None) -> Any:
+def simulate_event(*, kind: AnyKind, event_id: int, by: Any, version: int | None = None) -> Any:
     """Play the event with the engine and submit its results (the worker's job).
 
     Returns the updated event, or None when the event changed since the request in a way that
@@ -78,7 +78,7 @@ def simulate_event(*, kind: GameKind, event_id: int, by: Any, version: int | Non
     try:
         rows, replay = kind.simulate(competition, event)
     except ResolutionError as exc:
-        _record_failure(kind, event, exc.message)
+        event.record_engine_failure(exc.message)
         return None
     try:
         return services.submit_results(
@@ -95,15 +95,7 @@ def simulate_event(*, kind: GameKind, event_id: int, by: Any, version: int | Non
         return None
 
 
-def _record_failure(kind: GameKind, event: Any, message: str) -> None:
-    """An engine failure: an event without results becomes ``failed``; results stay otherwise."""
-    fields: dict[str, Any] = {"error": message}
-    if event.version == 0:
-        fields["status"] = Status.FAILED
-    kind.event_model.objects.filter(pk=event.pk).update(**fields)
-
-
-def replay_of(*, kind: GameKind, event: Any) -> Any:
+def replay_of(*, kind: AnyKind, event: Any) -> Any:
     """The replay log of the event's current version, or None if it was not simulated."""
     if event.version == 0 or event.source != Source.SIMULATED:
         return None

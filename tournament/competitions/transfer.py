@@ -65,7 +65,9 @@ def import_competition(*, kind: GameKind, club: Any, document: Any, by: Any) -> 
     _check_envelope(kind, document)
     with transaction.atomic():
         try:
-            competition = kind.import_setup(club=club, setup=document["competition"], by=by)
+            competition = services.create_from_setup(
+                kind=kind, club=club, setup=document["competition"], by=by
+            )
         except InvalidInput as exc:
             raise InvalidInput({"document": {"competition": exc.detail}}) from exc
         ids = {key: pk for pk, key in kind.entrant_keys(competition).items()}

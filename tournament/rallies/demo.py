@@ -10,8 +10,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tournament.competitions import services as workflow
+from tournament.competitions.kinds import get_kind
 from tournament.rallies.models import Driver, Rally
-from tournament.rallies.services import create_championship, create_rally, submit_stage_results
+from tournament.rallies.services import create_championship
 from tournament.rallies.setup import RallySetupSerializer
 
 DEMO_DRIVERS = ["Ana", "Rui", "Inês", "Tiago"]
@@ -68,15 +70,22 @@ def build(*, club: Any, organiser: Any, scorekeeper: Any) -> list[str]:
             }
         )
         setup.is_valid(raise_exception=True)
-        rally = create_rally(
-            club=club, name=name, public=True, seed=seed, setup=setup.validated_data, by=organiser
+        rally = workflow.create_competition(
+            kind=get_kind("rally"),
+            club=club,
+            name=name,
+            public=True,
+            seed=seed,
+            setup=setup.validated_data,
+            by=organiser,
         )
         drivers = list(
             Driver.objects.filter(rally=rally).order_by("order").values_list("pk", flat=True)
         )
         for number in range(1, scored + 1):
-            submit_stage_results(
-                rally=rally,
+            workflow.submit_results(
+                kind=get_kind("rally"),
+                competition_id=rally.pk,
                 number=number,
                 rows=demo_sheet(drivers, rng, number, rally_index),
                 by=scorekeeper,

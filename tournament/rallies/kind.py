@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from games.rallyman import RallymanError, build_track, load_layout, simulate_stage
@@ -13,7 +14,8 @@ from scoring.rally import RallyInputError, check_stage_sheet, rally_standings
 from scoring.rng import derive_rng
 from tournament.competitions import services
 from tournament.competitions.errors import InvalidInput, ResolutionError
-from tournament.competitions.kinds import GameKind
+from tournament.competitions.kinds import Document, GameKind, Row
+from tournament.rallies.api import RallyChampionshipViewSet
 from tournament.rallies.loading import (
     out_of_rally,
     rally_drivers,
@@ -30,14 +32,23 @@ from tournament.rallies.models import (
     RallyStageResultVersion,
     RallyStandings,
 )
+from tournament.rallies.serializers import (
+    RallyCreateSerializer,
+    RallyPatchSerializer,
+    RallySerializer,
+    RallyStageDetailSerializer,
+    RallyStageResultsInputSerializer,
+    RallyStandingsSerializer,
+)
+from tournament.rallies.setup import RallySetupSerializer
 
 
-def load_drivers(rally: Any) -> list[tuple[int, str]]:
+def load_drivers(rally: Rally) -> list[tuple[int, str]]:
     """``(id, name)`` of the rally's drivers in entry-list order (one query)."""
     return list(Driver.objects.filter(rally=rally).order_by("order").values_list("pk", "name"))
 
 
-def finishing_order(rows: list[dict[str, Any]], entry: Sequence[int]) -> list[dict[str, Any]]:
+def finishing_order(rows: list[Row], entry: Sequence[int]) -> list[Row]:
     """Finishers by stage time (ties in entry-list order, RM-42), then retired drivers."""
     position = {d: i for i, d in enumerate(entry)}
     return sorted(
@@ -50,22 +61,41 @@ def finishing_order(rows: list[dict[str, Any]], entry: Sequence[int]) -> list[di
     )
 
 
-class RallyKind(GameKind):
+class RallyKind(GameKind[Rally, RallyStage]):
     label = "rally"
+    title = "Rally"
+    collection = "rallies"
+    event_word = "stages"
+    after_param = "after_stage"
+    entrant_field = "driver"
+
     competition_model = Rally
     event_model = RallyStage
     version_model = RallyStageResultVersion
     snapshot_model = RallyStandings
-    after_param = "after_stage"
+    setup_models = (Driver,)
+    detail_prefetch = (
+        Prefetch("stages", queryset=RallyStage.objects.order_by("number").defer("results")),
+        Prefetch("drivers", queryset=Driver.objects.order_by("order")),
+    )
+
+    create_serializer = RallyCreateSerializer
+    patch_serializer = RallyPatchSerializer
+    setup_serializer = RallySetupSerializer
+    results_serializer = RallyStageResultsInputSerializer
+    detail_serializer = RallySerializer
+    event_serializer = RallyStageDetailSerializer
+    standings_serializer = RallyStandingsSerializer
+
     setup_fields = ("drivers", "stages", "rules")
-    entrant_field = "driver"
+    created_counts = ("stages", "drivers")
+    # Rally championships (RM-47 to RM-51): an ordered list of one club's rallies.
+    extra_routes = (("rally-championships", RallyChampionshipViewSet, "rally-championship"),)
 
     def event_label(self, number: int) -> str:
         return _("Stage %(number)s") % {"number": number}
 
-    def validate_results(
-        self, competition: Any, event: Any, rows: list[dict[str, Any]]
-    ) -> list[dict[str, Any]]:
+    def validate_results(self, competition: Rally, event: RallyStage, rows: list[Row]) -> list[Row]:
         """RM-53: every problem at once, or the rows with their times (RM-52), in finishing order.
 
         The drivers expected are the entry list minus those out after the *current* results of
@@ -92,7 +122,7 @@ class RallyKind(GameKind):
         ]
         return finishing_order(stored, [pk for pk, _name in drivers])
 
-    def compute_snapshots(self, competition: Any, events: Sequence[Any]) -> list[dict[str, Any]]:
+    def compute_snapshots(self, competition: Rally, events: Sequence[RallyStage]) -> list[Document]:
         rules = rally_rules(competition.rules)
         drivers = rally_drivers(load_drivers(competition))
         sheets = stage_sheets([e.results for e in events])
@@ -106,14 +136,11 @@ class RallyKind(GameKind):
             snapshots.append(standings.to_json())
         return snapshots
 
-    def initial_standings(self, competition: Any) -> dict[str, Any]:
+    def initial_standings(self, competition: Rally) -> Document:
         return {"after_stage": None, "overall": [], "stages": []}
 
-    def export_setup(self, competition: Any) -> dict[str, Any]:
+    def setup_payload(self, competition: Rally) -> Document:
         return {
-            "name": competition.name,
-            "public": competition.public,
-            "seed": competition.seed,
             "drivers": [{"name": name} for _pk, name in load_drivers(competition)],
             "stages": [
                 {"name": s.name, "layout": s.layout} for s in competition.stages.order_by("number")
@@ -121,51 +148,32 @@ class RallyKind(GameKind):
             "rules": dict(competition.rules),
         }
 
-    def entrant_keys(self, competition: Any) -> dict[int, str]:
+    def write_setup(self, competition: Rally, setup: Document) -> None:
+        RallyStage.objects.bulk_create(
+            RallyStage(
+                competition=competition,
+                number=number,
+                name=stage.get("name") or "",
+                layout=stage.get("layout"),
+            )
+            for number, stage in enumerate(setup["stages"], start=1)
+        )
+        Driver.objects.bulk_create(
+            Driver(rally=competition, order=order, name=driver["name"])
+            for order, driver in enumerate(setup["drivers"], start=1)
+        )
+
+    def entrant_keys(self, competition: Rally) -> dict[int, str]:
         # Driver names are unique within a rally (case-insensitively).
         return dict(load_drivers(competition))
 
-    def patch_serializer(self) -> Any:
-        from tournament.rallies.serializers import RallyPatchSerializer
-
-        return RallyPatchSerializer
-
-    def patched_setup(self, competition: Any, data: dict[str, Any]) -> dict[str, Any] | None:
-        from tournament.rallies.api import _patched_setup
-
-        return _patched_setup(competition, data)
-
-    def update(
-        self, *, competition_id: int, changes: dict[str, Any], setup: dict[str, Any] | None, by: Any
-    ) -> Any:
-        from tournament.rallies.services import update_rally
-
-        return update_rally(rally_id=competition_id, changes=changes, setup=setup, by=by)
-
-    def create_serializer(self) -> Any:
-        from tournament.rallies.serializers import RallyCreateSerializer
-
-        return RallyCreateSerializer
-
-    def create(self, *, club: Any, data: dict[str, Any], by: Any) -> Any:
-        from tournament.rallies.services import create_rally
-
-        return create_rally(
-            club=club,
-            name=data["name"],
-            public=data["public"],
-            seed=data.get("seed"),
-            setup=data,
-            by=by,
-        )
-
-    def check_simulable(self, competition: Any, event: Any) -> None:
+    def check_simulable(self, competition: Rally, event: RallyStage) -> None:
         if event.layout is None:
             raise InvalidInput(
                 {"layout": [_("This stage has no layout, so it cannot be simulated.")]}
             )
 
-    def start_order(self, competition: Any, event: Any) -> list[int]:
+    def start_order(self, competition: Rally, event: RallyStage) -> list[int]:
         """RM-6: who starts the stage, in start order; drivers out of the rally do not."""
         entry = [pk for pk, _name in load_drivers(competition)]
         classification: list[int] = []
@@ -183,7 +191,7 @@ class RallyKind(GameKind):
             rng=derive_rng(competition.seed, "rally_start_order", event.number),
         )
 
-    def previous_replay(self, competition: Any, event: Any) -> dict[str, Any] | None:
+    def previous_replay(self, competition: Rally, event: RallyStage) -> Document | None:
         """The previous stage's replay when it was simulated (RM-31 tokens, RM-40 damage).
 
         A submitted sheet has no field for carried tokens or damage: after one, cars start with
@@ -207,7 +215,7 @@ class RallyKind(GameKind):
         )
         return replay
 
-    def simulate(self, competition: Any, event: Any) -> tuple[list[dict[str, Any]], Any]:
+    def simulate(self, competition: Rally, event: RallyStage) -> tuple[list[Row], Document]:
         """Play the stage with automatic drivers (RM-6 start order, RM-31 carried tokens)."""
         rules = rally_rules(competition.rules)
         order = self.start_order(competition, event)

@@ -66,12 +66,6 @@ class RallyStage(Event):
     class Meta(Event.Meta):
         verbose_name = _("rally stage")
         verbose_name_plural = _("rally stages")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["competition", "number"], name="rally_stage_number_unique"
-            ),
-        ]
-        indexes = [models.Index(fields=["status", "submitted_at"], name="rally_stage_pending_idx")]
 
 
 class RallyStageResultVersion(ResultVersion):
@@ -82,9 +76,6 @@ class RallyStageResultVersion(ResultVersion):
     class Meta(ResultVersion.Meta):
         verbose_name = _("rally stage result version")
         verbose_name_plural = _("rally stage result versions")
-        constraints = [
-            models.UniqueConstraint(fields=["event", "number"], name="rally_stage_version_unique"),
-        ]
 
 
 class RallyStandings(Snapshot):
@@ -98,9 +89,6 @@ class RallyStandings(Snapshot):
     class Meta(Snapshot.Meta):
         verbose_name = _("rally standings snapshot")
         verbose_name_plural = _("rally standings snapshots")
-        constraints = [
-            models.UniqueConstraint(fields=["competition", "number"], name="rally_snapshot_unique"),
-        ]
 
 
 class RallyChampionship(models.Model):

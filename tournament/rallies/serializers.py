@@ -206,3 +206,18 @@ class RallyChampionshipSerializer(serializers.ModelSerializer):
     def get_rallies(self, championship: RallyChampionship) -> list[int]:
         # Prefetched in championship order by the viewset (no query per championship).
         return [entry.rally_id for entry in championship.entries.all()]
+
+
+class RallyStandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """A rally's standings' shape, for the schema (the API serves the stored snapshot)."""
+
+    after_stage = serializers.IntegerField(allow_null=True)
+    overall = serializers.ListField(child=serializers.DictField())
+    stages = serializers.ListField(child=serializers.DictField())
+
+
+class RallyChampionshipStandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """A rally championship's standings' shape, for the schema."""
+
+    after_rally = serializers.IntegerField(allow_null=True)
+    drivers = serializers.ListField(child=serializers.DictField())

@@ -1,8 +1,8 @@
-"""Rally workflows: create a rally, change its set-up, submit a stage's results; rally
-championships: create one, add a rally, compute its standings.
+"""Rally championships: create one, add a rally, compute its standings; and the scorekeeper
+page's previews.
 
-Results go through the shared workflow (``tournament.competitions.services``); only the set-up
-and the championship are this app's own.
+Rallies themselves go through the shared workflow (``tournament.competitions.services``) as
+declared by :class:`~tournament.rallies.kind.RallyKind`; only the championship is this app's own.
 """
 
 from __future__ import annotations
@@ -20,10 +20,9 @@ from scoring.rally import (
     rally_standings,
 )
 from tournament.competitions import audit
-from tournament.competitions import services as workflow
 from tournament.competitions.errors import Conflict, InvalidInput
 from tournament.competitions.kinds import get_kind
-from tournament.competitions.models import AuditAction, Source
+from tournament.competitions.models import AuditAction
 from tournament.rallies.loading import out_of_rally, rally_drivers, rally_rules, stage_sheets
 from tournament.rallies.models import (
     ChampionshipRally,
@@ -33,98 +32,7 @@ from tournament.rallies.models import (
     RallyStage,
 )
 
-SETUP_FIELDS = ("drivers", "stages", "rules")
 CHAMPIONSHIP_KIND = "rally_championship"
-
-
-def create_rally(
-    *, club: Any, name: str, public: bool, seed: int | None, setup: dict[str, Any], by: Any
-) -> Rally:
-    """Create a rally with its drivers and stages from a checked set-up (``check_setup``)."""
-    with transaction.atomic():
-        rally = Rally(
-            club=club,
-            name=name,
-            public=public,
-            rules=setup["rules"],
-            created_by=by if by.is_authenticated else None,
-        )
-        if seed is not None:
-            rally.seed = seed
-        rally.save()
-        _write_setup(rally, setup)
-        audit.record(
-            club_id=club.pk,
-            kind="rally",
-            competition_id=rally.pk,
-            action=AuditAction.CREATED,
-            summary=f"Rally {rally.name!r} created",
-            by=by,
-            changes={"stages": len(setup["stages"]), "drivers": len(setup["drivers"])},
-        )
-    return rally
-
-
-def _write_setup(rally: Rally, setup: dict[str, Any]) -> None:
-    RallyStage.objects.bulk_create(
-        RallyStage(
-            competition=rally,
-            number=number,
-            name=stage.get("name") or "",
-            layout=stage.get("layout"),
-        )
-        for number, stage in enumerate(setup["stages"], start=1)
-    )
-    Driver.objects.bulk_create(
-        Driver(rally=rally, order=order, name=driver["name"])
-        for order, driver in enumerate(setup["drivers"], start=1)
-    )
-
-
-def update_rally(
-    *, rally_id: int, changes: dict[str, Any], setup: dict[str, Any] | None, by: Any = None
-) -> Rally:
-    """PATCH through the shared workflow; drivers and stages are replaced whole (new ids)."""
-
-    def replace(rally: Rally, setup: dict[str, Any], changed: dict[str, Any]) -> list[str]:
-        # No stage has results, so no version, snapshot or standings refer to these rows.
-        RallyStage.objects.filter(competition=rally).delete()
-        Driver.objects.filter(rally=rally).delete()
-        rally.rules = setup["rules"]
-        _write_setup(rally, setup)
-        return ["rules"]
-
-    rally: Rally = workflow.update_competition(
-        kind=get_kind("rally"),
-        competition_id=rally_id,
-        changes=changes,
-        setup=setup,
-        by=by,
-        replace_setup=replace,
-    )
-    return rally
-
-
-def submit_stage_results(
-    *,
-    rally: Rally,
-    number: int,
-    rows: list[dict[str, Any]],
-    by: Any,
-    expected_version: int | None = None,
-    source: str = Source.SUBMITTED,
-) -> RallyStage:
-    """Store a stage sheet (RM-53 checked) and queue its resolution (the shared workflow)."""
-    stage: RallyStage = workflow.submit_results(
-        kind=get_kind("rally"),
-        competition_id=rally.pk,
-        number=number,
-        rows=rows,
-        by=by,
-        source=source,
-        expected_version=expected_version,
-    )
-    return stage
 
 
 # --- Rally championships (RM-47 to RM-51) -------------------------------------------------------
@@ -149,7 +57,7 @@ def create_championship(
             power_stage=settings["power_stage"],
             power_stage_points=settings["power_stage_points"],
             drop_worst=settings["drop_worst"],
-            created_by=by if by.is_authenticated else None,
+            created_by=by if getattr(by, "is_authenticated", False) else None,
         )
         ChampionshipRally.objects.bulk_create(
             ChampionshipRally(championship=championship, rally=rally, order=order)

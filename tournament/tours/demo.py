@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tournament.competitions import services
+from tournament.competitions.kinds import get_kind
 from tournament.tours.models import Rider, Tour
-from tournament.tours.services import create_tour, submit_stage_results
 from tournament.tours.setup import TourSetupSerializer
 
 DEMO_STAGES = [
@@ -99,7 +100,9 @@ def create_demo_tour(*, club: Any, organiser: Any, scorekeeper: Any) -> Tour:
         }
     )
     setup.is_valid(raise_exception=True)
-    tour = create_tour(
+    kind = get_kind("tour")
+    tour = services.create_competition(
+        kind=kind,
         club=club,
         name="Volta Demo 2026",
         public=True,
@@ -110,8 +113,9 @@ def create_demo_tour(*, club: Any, organiser: Any, scorekeeper: Any) -> Tour:
     riders = list(Rider.objects.filter(team__tour=tour).order_by("team__order", "role"))
     rng = random.Random(2026)
     for stage in tour.stages.order_by("number")[:4]:
-        submit_stage_results(
-            tour=tour,
+        services.submit_results(
+            kind=kind,
+            competition_id=tour.pk,
             number=stage.number,
             rows=demo_results(riders, rng, stage.finish),
             by=scorekeeper,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from games.flamme_rouge import (
@@ -19,12 +19,14 @@ from scoring.grand_tour import (
     StageSpec,
     compute_standings,
     initial_standings,
+    specialist_order,
     standings_to_json,
     validate_stage_results,
 )
+from scoring.grand_tour.model import TourSetup
 from tournament.competitions import services
 from tournament.competitions.errors import InvalidInput, ResolutionError
-from tournament.competitions.kinds import GameKind
+from tournament.competitions.kinds import Document, GameKind, Row
 from tournament.tours.loading import (
     gt_rules,
     rider_results,
@@ -41,9 +43,18 @@ from tournament.tours.models import (
     Team,
     Tour,
 )
+from tournament.tours.serializers import (
+    StageDetailSerializer,
+    StageResultsInputSerializer,
+    TourCreateSerializer,
+    TourPatchSerializer,
+    TourSerializer,
+    TourStandingsSerializer,
+)
+from tournament.tours.setup import TourSetupSerializer
 
 
-def load_setup(tour: Tour) -> Any:
+def load_setup(tour: Tour) -> TourSetup:
     """The tour's :class:`TourSetup` (two queries: teams with riders, stage facts)."""
     teams = Team.objects.filter(tour=tour).prefetch_related("riders").order_by("order")
     stage_facts = list(
@@ -53,21 +64,44 @@ def load_setup(tour: Tour) -> Any:
     return tour_setup(tour, teams, len(stage_facts), rest)
 
 
-class GrandTourKind(GameKind):
+class GrandTourKind(GameKind[Tour, Stage]):
     label = "tour"
+    title = "Tour"
+    collection = "tours"
+    event_word = "stages"
+    after_param = "after_stage"
+    entrant_field = "rider"
+
     competition_model = Tour
     event_model = Stage
     version_model = StageResultVersion
     snapshot_model = StageStandings
-    after_param = "after_stage"
+    setup_models = (Team,)
+    detail_prefetch = (
+        Prefetch("stages", queryset=Stage.objects.order_by("number").defer("results")),
+        Prefetch(
+            "teams",
+            queryset=Team.objects.order_by("order").prefetch_related(
+                Prefetch("riders", queryset=Rider.objects.order_by("team", "role"))
+            ),
+        ),
+    )
+
+    create_serializer = TourCreateSerializer
+    patch_serializer = TourPatchSerializer
+    setup_serializer = TourSetupSerializer
+    results_serializer = StageResultsInputSerializer
+    detail_serializer = TourSerializer
+    event_serializer = StageDetailSerializer
+    standings_serializer = TourStandingsSerializer
+
     setup_fields = ("stages", "teams", "rules", "rest_days_after")
+    created_counts = ("stages", "teams")
 
     def event_label(self, number: int) -> str:
         return _("Stage %(number)s") % {"number": number}
 
-    def validate_results(
-        self, competition: Any, event: Any, rows: list[dict[str, Any]]
-    ) -> list[dict[str, Any]]:
+    def validate_results(self, competition: Tour, event: Stage, rows: list[Row]) -> list[Row]:
         setup = load_setup(competition)
         rules = gt_rules(competition.rules)
         parsed = rider_results(rows)
@@ -77,7 +111,7 @@ class GrandTourKind(GameKind):
         # Stored in finishing order: the order a person reads them in.
         return sorted((_normalise(row) for row in rows), key=lambda r: r["position"])
 
-    def compute_snapshots(self, competition: Any, events: Sequence[Any]) -> list[dict[str, Any]]:
+    def compute_snapshots(self, competition: Tour, events: Sequence[Stage]) -> list[Document]:
         setup = load_setup(competition)
         rules = gt_rules(competition.rules)
         computed = compute_standings(
@@ -85,68 +119,86 @@ class GrandTourKind(GameKind):
         )
         return [standings_to_json(s) for s in computed]
 
-    def initial_standings(self, competition: Any) -> dict[str, Any]:
+    def initial_standings(self, competition: Tour) -> Document:
         setup = load_setup(competition)
         return standings_to_json(initial_standings(setup, gt_rules(competition.rules)))
 
-    def export_setup(self, competition: Any) -> dict[str, Any]:
-        from tournament.tours.serializers import setup_payload
-
+    def setup_payload(self, competition: Tour) -> Document:
+        """Stages, teams, rest days and rules as the create request spells them."""
+        current = TourSerializer(competition).data
         return {
-            "name": competition.name,
-            "public": competition.public,
-            "seed": competition.seed,
-            **setup_payload(competition),
+            "stages": [
+                {
+                    "name": s["name"],
+                    "course": s["course"],
+                    "finish": s["finish"],
+                    "stacks": s["stacks"],
+                }
+                for s in current["stages"]
+            ],
+            "teams": [
+                {
+                    "name": t["name"],
+                    "player": t["player"],
+                    "riders": [
+                        {"name": r["name"], "role": r["role"], "specialist": r["specialist"] or ""}
+                        for r in t["riders"]
+                    ],
+                }
+                for t in current["teams"]
+            ],
+            "rest_days_after": current["rest_days_after"],
+            "rules": dict(competition.rules),
         }
 
-    def entrant_keys(self, competition: Any) -> dict[int, str]:
+    def write_setup(self, competition: Tour, setup: Document) -> None:
+        rest = set(setup.get("rest_days_after") or [])
+        Stage.objects.bulk_create(
+            Stage(
+                competition=competition,
+                number=number,
+                name=stage.get("name") or "",
+                course=stage.get("course") or "",
+                finish=stage.get("finish") or "flat",
+                stacks=[dict(s) for s in stage.get("stacks") or []],
+                rest_day_after=number in rest,
+            )
+            for number, stage in enumerate(setup["stages"], start=1)
+        )
+        for order, team_data in enumerate(setup["teams"], start=1):
+            team = Team.objects.create(
+                tour=competition,
+                order=order,
+                name=team_data["name"].strip(),
+                player=team_data.get("player") or "",
+            )
+            Rider.objects.bulk_create(
+                Rider(
+                    team=team,
+                    name=r["name"].strip(),
+                    role=r["role"],
+                    specialist=r.get("specialist") or "",
+                )
+                for r in team_data["riders"]
+            )
+        # GT-1.3: the Specialist draft order, drawn from the seed once the teams exist.
+        competition.specialist_order = list(specialist_order(load_setup(competition)))
+        competition.save(update_fields=["specialist_order"])
+
+    def entrant_keys(self, competition: Tour) -> dict[int, str]:
         # Team entry order and role name a rider on any instance.
         riders = Rider.objects.filter(team__tour=competition).values_list(
             "pk", "team__order", "role"
         )
         return {pk: f"{order}:{role}" for pk, order, role in riders}
 
-    def patch_serializer(self) -> Any:
-        from tournament.tours.serializers import TourPatchSerializer
-
-        return TourPatchSerializer
-
-    def patched_setup(self, competition: Any, data: dict[str, Any]) -> dict[str, Any] | None:
-        from tournament.tours.serializers import check_patch_setup
-
-        return check_patch_setup(competition, data)
-
-    def update(
-        self, *, competition_id: int, changes: dict[str, Any], setup: dict[str, Any] | None, by: Any
-    ) -> Any:
-        from tournament.tours.services import update_tour
-
-        return update_tour(tour_id=competition_id, changes=changes, setup=setup, by=by)
-
-    def create_serializer(self) -> Any:
-        from tournament.tours.serializers import TourCreateSerializer
-
-        return TourCreateSerializer
-
-    def create(self, *, club: Any, data: dict[str, Any], by: Any) -> Any:
-        from tournament.tours.services import create_tour
-
-        return create_tour(
-            club=club,
-            name=data["name"],
-            public=data["public"],
-            seed=data.get("seed"),
-            setup=data,
-            by=by,
-        )
-
-    def check_simulable(self, competition: Any, event: Any) -> None:
+    def check_simulable(self, competition: Tour, event: Stage) -> None:
         if not event.course:
             raise InvalidInput(
                 {"course": [_("This stage has no course, so it cannot be simulated.")]}
             )
 
-    def simulate(self, competition: Any, event: Any) -> tuple[list[dict[str, Any]], Any]:
+    def simulate(self, competition: Tour, event: Stage) -> tuple[list[Row], Document]:
         """Play the stage with the Flamme Rouge engine from the published standings."""
         before = (
             services.standings(kind=self, competition=competition, after=event.number - 1)
@@ -190,7 +242,7 @@ class GrandTourKind(GameKind):
         return outcome.submission(), outcome.to_json()
 
 
-def _normalise(row: dict[str, Any]) -> dict[str, Any]:
+def _normalise(row: Row) -> Row:
     return {
         "rider": row["rider"],
         "position": row["position"],

@@ -82,10 +82,6 @@ class Stage(Event):
     class Meta(Event.Meta):
         verbose_name = _("stage")
         verbose_name_plural = _("stages")
-        constraints = [
-            models.UniqueConstraint(fields=["competition", "number"], name="stage_number_unique"),
-        ]
-        indexes = [models.Index(fields=["status", "submitted_at"], name="stage_pending_idx")]
 
 
 class StageResultVersion(ResultVersion):
@@ -96,9 +92,6 @@ class StageResultVersion(ResultVersion):
     class Meta(ResultVersion.Meta):
         verbose_name = _("stage result version")
         verbose_name_plural = _("stage result versions")
-        constraints = [
-            models.UniqueConstraint(fields=["event", "number"], name="stage_version_unique"),
-        ]
 
 
 class StageStandings(Snapshot):
@@ -112,6 +105,3 @@ class StageStandings(Snapshot):
     class Meta(Snapshot.Meta):
         verbose_name = _("standings snapshot")
         verbose_name_plural = _("standings snapshots")
-        constraints = [
-            models.UniqueConstraint(fields=["competition", "number"], name="snapshot_unique"),
-        ]

@@ -165,42 +165,15 @@ class StageDetailSerializer(serializers.ModelSerializer):
         ]
 
 
-def setup_payload(tour: Tour) -> dict[str, Any]:
-    """The tour's set-up in the shape of the create request (stages, teams, rest days, rules)."""
-    current = TourSerializer(tour).data
-    return {
-        "stages": [
-            {"name": s["name"], "course": s["course"], "finish": s["finish"], "stacks": s["stacks"]}
-            for s in current["stages"]
-        ],
-        "teams": [
-            {
-                "name": t["name"],
-                "player": t["player"],
-                "riders": [
-                    {"name": r["name"], "role": r["role"], "specialist": r["specialist"] or ""}
-                    for r in t["riders"]
-                ],
-            }
-            for t in current["teams"]
-        ],
-        "rest_days_after": current["rest_days_after"],
-        "rules": dict(tour.rules),
-    }
+class TourStandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """The standings' shape, for the schema (the API serves the stored snapshot as it is)."""
 
-
-def check_patch_setup(tour: Tour, data: dict[str, Any]) -> dict[str, Any] | None:
-    """The full new set-up when a PATCH touches it (unchanged parts taken from the tour)."""
-    if not any(key in data for key in ("stages", "teams", "rules", "rest_days_after")):
-        return None
-    current = setup_payload(tour)
-    merged = {
-        "stages": data.get("stages", current["stages"]),
-        "teams": data.get("teams", current["teams"]),
-        "rest_days_after": data.get("rest_days_after", current["rest_days_after"]),
-        # PATCHed rules change the keys sent; the others keep their current values.
-        "rules": {**current["rules"], **data.get("rules", {})},
-    }
-    serializer = TourSetupSerializer(data=merged)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    after_stage = serializers.IntegerField(allow_null=True)
+    general = serializers.ListField(child=serializers.DictField())
+    sprint = serializers.ListField(child=serializers.DictField())
+    mountain = serializers.ListField(child=serializers.DictField())
+    team = serializers.ListField(child=serializers.DictField())
+    jerseys = serializers.DictField()
+    tour_points = serializers.ListField(child=serializers.DictField())
+    exhaustion = serializers.ListField(child=serializers.DictField())
+    next_start_order = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
