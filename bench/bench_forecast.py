@@ -1,0 +1,105 @@
+"""Benchmark: forecasts of a 10-race, 12-driver championship after race 5 (issue #17).
+
+Generates the first five races from a Plackett–Luce generator with known strengths, then times
+the exact statuses (drivers and teams) and 10,000 simulations of the remaining five races
+through the real standings code (``scoring.points.compute_standings``), on one core. Both
+``points_finishers_only`` settings are run: with it on (the default) every rival may be
+eliminated from a race, so the exact part is quick; with it off the integer program works.
+
+    .venv/bin/python bench/bench_forecast.py [--simulations 10000] [--seed 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scoring.forecast.montecarlo import simulate
+from scoring.forecast.points import (
+    PointsChampionship,
+    PointsSimulation,
+    dnf_counts,
+    finishing_orders,
+    points_scorer,
+    points_spec,
+    points_statuses,
+)
+from scoring.forecast.strengths import fit_plackett_luce
+from scoring.points import Entrant, Finish, Race, Scale
+
+
+def generate(
+    rng: np.random.Generator, strengths: np.ndarray, races: int, dnf_rate: float = 0.1
+) -> list[Race]:
+    """Races from a Plackett–Luce generator: each car a non-finisher with ``dnf_rate``."""
+    out = []
+    n = len(strengths)
+    for k in range(races):
+        order = np.argsort(-(strengths + rng.gumbel(size=n)), kind="stable")
+        dnf = int(rng.binomial(n, dnf_rate))
+        out.append(
+            Race(
+                k + 1,
+                tuple(
+                    Finish(int(d) + 1, p + 1, "finished" if p < n - dnf else "eliminated")
+                    for p, d in enumerate(order)
+                ),
+            )
+        )
+    return out
+
+
+def championship(seed: int, finishers_only: bool) -> PointsChampionship:
+    rng = np.random.default_rng(seed)
+    strengths = rng.normal(0, 0.8, 12)
+    entrants = tuple(Entrant(i + 1, f"Driver {i + 1}", f"Team {i // 2 + 1}") for i in range(12))
+    races = generate(rng, strengths, 5)
+    scale = Scale((25, 18, 15, 12, 10, 8, 6, 4, 2, 1), finishers_only, drop_worst=1)
+    return PointsChampionship(entrants, tuple(races), scale, total_races=10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--simulations", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    for finishers_only in (True, False):
+        champ = championship(args.seed, finishers_only)
+        t0 = time.perf_counter()
+        statuses = points_statuses(champ)
+        exact = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        strengths = fit_plackett_luce(
+            [e.id for e in champ.entrants], finishing_orders(champ), prior_sd=1.0
+        )
+        fit = time.perf_counter() - t0
+        spec = points_spec(champ, strengths)
+        scorer = points_scorer(champ, PointsSimulation(dnf_counts(champ.races)))
+        t0 = time.perf_counter()
+        forecast = simulate(
+            spec, scorer, seed=args.seed, simulations=args.simulations, statuses=statuses
+        )
+        sims = time.perf_counter() - t0
+        marks = [r.status for r in statuses["drivers"].entrants]
+        print(f"points_finishers_only={finishers_only}")
+        print(
+            f"  exact statuses (drivers + teams): {exact:.3f} s  drivers: "
+            + ", ".join(f"{m}={marks.count(m)}" for m in ("clinched", "open", "eliminated"))
+        )
+        print(f"  Plackett-Luce fit: {fit * 1000:.1f} ms")
+        print(
+            f"  {args.simulations} simulations of 5 races: {sims:.2f} s "
+            f"({sims / max(args.simulations, 1) * 1e6:.0f} us each)"
+        )
+        top = forecast.titles["drivers"].ranked()[:3]
+        print("  drivers' title, top 3: " + ", ".join(f"{e}: {p:.3f}" for e, p, _ in top))
+
+
+if __name__ == "__main__":
+    main()
