@@ -32,7 +32,7 @@ from tournament.competitions.admin_base import (
 )
 
 
-class DriverInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
+class DriverInline(SetupInline, admin.TabularInline):
     model = Driver
     extra = 0
     fields = ["order", "name", "team", "build"]
@@ -50,7 +50,7 @@ class DriverInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
         }
 
 
-class RaceInlineForm(forms.ModelForm):  # type: ignore[type-arg]
+class RaceInlineForm(forms.ModelForm):
     # Empty: every driver of the championship (FD-78), as an API request that omits them.
     drivers = forms.JSONField(label=_("drivers entered"), required=False)
 
@@ -59,7 +59,7 @@ class RaceInlineForm(forms.ModelForm):  # type: ignore[type-arg]
         fields = ["number", "circuit", "laps", "drivers"]
 
 
-class RaceInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
+class RaceInline(SetupInline, admin.TabularInline):
     model = Race
     form = RaceInlineForm
     setup_key = "races"
@@ -178,27 +178,30 @@ class ChampionshipAdmin(SetupAdmin):
         )
 
 
+EVENT_FIELDS = (
+    "competition",
+    "number",
+    "circuit",
+    "laps",
+    "drivers",
+    "status",
+    "source",
+    "error",
+    "version",
+    "results",
+    "submitted_at",
+    "resolved_at",
+)
+
+
 @admin.register(Race)
 class RaceAdmin(EventAdminMixin, ClubScopedAdmin):
     club_path = "competition__club"
     list_display = ["competition", "number", "circuit", "laps", "status", "source", "version"]
     list_filter = ["status", "source"]
     search_fields = ["competition__name", "circuit"]
-    fields = [
-        "competition",
-        "number",
-        "circuit",
-        "laps",
-        "drivers",
-        "status",
-        "source",
-        "error",
-        "version",
-        "results",
-        "submitted_at",
-        "resolved_at",
-    ]
-    readonly_fields = fields
+    fields = EVENT_FIELDS
+    readonly_fields = EVENT_FIELDS
 
     entrant_label = _("driver")
 

@@ -97,14 +97,14 @@ class EventAdminMixin:
     """
 
     entrant_label: Any = _("entrant")
-    actions = ["resolve_again"]
+    actions: Any = ["resolve_again"]
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return False  # events are added on their competition's page
 
     def get_urls(self) -> list[Any]:
         if type(self).results_formset is EventAdminMixin.results_formset:
-            return super().get_urls()  # type: ignore[misc,no-any-return]  # no admin entry form
+            return super().get_urls()  # type: ignore[misc]  # no admin entry form
         opts = self.model._meta  # type: ignore[attr-defined]
         custom = [
             path(
@@ -262,7 +262,7 @@ class SetupInline(ScopedInline):
         return super().has_delete_permission(request, obj) and not setup_locked(obj)
 
 
-class SetupFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
+class SetupFormSet(BaseInlineFormSet):
     """The formset of a :class:`SetupInline`: joins its page's set-up check."""
 
     setup_inline: SetupInline
@@ -277,7 +277,7 @@ class SetupFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
         rows = [
             form
             for form in self.forms
-            if not (self.can_delete and self._should_delete_form(form))
+            if not (self.can_delete and self._should_delete_form(form))  # type: ignore[attr-defined]
             and (form.instance.pk is not None or form.has_changed())
         ]
         key = self.setup_inline.number_field
@@ -289,18 +289,18 @@ class SetupFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
 SetupInline.formset = SetupFormSet
 
 
-class SetupForm(forms.ModelForm):  # type: ignore[type-arg]
+class SetupForm(forms.ModelForm):
     """A competition's admin form: runs the game's set-up check over the form and its inlines."""
 
     setup_admin: ClassVar[SetupAdmin]
     checked_setup: dict[str, Any] | None = None
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
         formsets = getattr(self.instance, "_podium_setup_formsets", None)
         if formsets is not None and not setup_locked(self.instance):
             self.checked_setup = run_setup_check(self, formsets)
-        return data
+        return self.cleaned_data
 
 
 def run_setup_check(form: SetupForm, formsets: list[SetupFormSet]) -> dict[str, Any] | None:
@@ -404,7 +404,7 @@ class SetupAdmin(ClubScopedAdmin):
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
     ) -> Any:
         form = super().get_form(request, obj, change, **kwargs)
-        form.setup_admin = self
+        form.setup_admin = self  # type: ignore[attr-defined]  # a class made for this page
         return form
 
     def get_formset_kwargs(

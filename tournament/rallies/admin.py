@@ -32,7 +32,7 @@ from tournament.rallies.models import (
 )
 
 
-class DriverInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
+class DriverInline(SetupInline, admin.TabularInline):
     model = Driver
     extra = 0
     fields = ["order", "name"]
@@ -43,7 +43,7 @@ class DriverInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
         return {"name": form.cleaned_data["name"]}
 
 
-class RallyStageInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
+class RallyStageInline(SetupInline, admin.TabularInline):
     model = RallyStage
     extra = 0
     fields = ["number", "name", "layout", "status", "version"]
@@ -79,26 +79,29 @@ class RallyAdmin(SetupAdmin):
         return {**rows, "rules": cleaned.get("rules") or {}}
 
 
+EVENT_FIELDS = (
+    "competition",
+    "number",
+    "name",
+    "layout",
+    "status",
+    "source",
+    "error",
+    "version",
+    "results",
+    "submitted_at",
+    "resolved_at",
+)
+
+
 @admin.register(RallyStage)
 class RallyStageAdmin(EventAdminMixin, ClubScopedAdmin):
     club_path = "competition__club"
     list_display = ["competition", "number", "name", "status", "source", "version", "resolved_at"]
     list_filter = ["status", "source"]
     search_fields = ["competition__name", "name"]
-    fields = [
-        "competition",
-        "number",
-        "name",
-        "layout",
-        "status",
-        "source",
-        "error",
-        "version",
-        "results",
-        "submitted_at",
-        "resolved_at",
-    ]
-    readonly_fields = [f for f in fields if f != "name"]
+    fields = EVENT_FIELDS
+    readonly_fields = [f for f in EVENT_FIELDS if f != "name"]
 
 
 class ChampionshipRallyInline(ScopedInline, admin.TabularInline):
@@ -110,7 +113,7 @@ class ChampionshipRallyInline(ScopedInline, admin.TabularInline):
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "rally" and not request.user.is_superuser:
             kwargs["queryset"] = Rally.objects.administered_by(request.user)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 class RallyChampionshipForm(forms.ModelForm):
@@ -127,9 +130,10 @@ class RallyChampionshipForm(forms.ModelForm):
         ]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         # RM-47/RM-48: the same checks as the API, so the standings never read bad settings.
-        settings = {
+        settings: dict[str, Any] = {
             k: data[k]
             for k in ("points", "power_stage", "power_stage_points", "drop_worst")
             if k in data

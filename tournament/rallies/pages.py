@@ -11,10 +11,7 @@ from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from tournament.competitions import services
-from tournament.competitions.kinds import get_kind
-from tournament.competitions.models import Status
-from tournament.rallies.models import Driver, Rally, RallyChampionship, RallyStage, RallyStandings
+from tournament.rallies.models import Driver, Rally, RallyChampionship, RallyStage
 from tournament.rallies.setup import layout_name
 from tournament.web import charts
 from tournament.web.access import visible_or_404
@@ -31,6 +28,7 @@ from tournament.web.components import (
     Row,
     Table,
 )
+from tournament.web.pages import status_label
 
 
 def rally_queryset() -> Any:
@@ -44,32 +42,6 @@ def rally_queryset() -> Any:
 def get_rally(pk: Any, user: Any) -> Rally:
     """The rally with its set-up prefetched, if ``user`` may read it (else Http404)."""
     return visible_or_404(rally_queryset(), pk, user)
-
-
-def load_snapshots(rally: Rally) -> dict[int, dict[str, Any]]:
-    """Every stored snapshot of ``rally`` up to its standings, in one query."""
-    if rally.standings_through is None:
-        return {}
-    rows = RallyStandings.objects.filter(
-        competition=rally, number__lte=rally.standings_through
-    ).values_list("number", "data")
-    return dict(rows)
-
-
-def standings_after(
-    rally: Rally, snapshots: dict[int, dict[str, Any]], after: int | None
-) -> dict[str, Any]:
-    """The standings after stage ``after`` (None: the latest); InvalidInput when out of range."""
-    through = rally.standings_through
-    if after is None and through in snapshots:
-        return snapshots[through]  # type: ignore[index]
-    if after is not None and after in snapshots and after <= (through or 0):
-        return snapshots[after]
-    return services.standings(kind=get_kind("rally"), competition=rally, after=after)
-
-
-def status_label(status: str) -> Any:
-    return Status(status).label if status in Status.values else status
 
 
 def names_of(rally: Rally) -> dict[int, str]:

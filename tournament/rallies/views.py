@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from tournament.competitions import services as workflow
 from tournament.competitions.errors import Conflict, InvalidInput, VersionConflict
+from tournament.competitions.forms import set_form_errors
 from tournament.competitions.kinds import AnyKind, get_kind
 from tournament.rallies import pages, services
 from tournament.rallies.forms import DriverRowFormSet, apply_errors, initial_rows, sheet_rows
@@ -129,11 +130,11 @@ def stage_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             except InvalidInput as exc:
                 apply_errors(formset, exc.detail)
             except VersionConflict:
-                formset._non_form_errors = formset.error_class(
-                    [_("Someone changed these results meanwhile; reload the page.")]
+                set_form_errors(
+                    formset, [_("Someone changed these results meanwhile; reload the page.")]
                 )
             except Conflict as exc:
-                formset._non_form_errors = formset.error_class([str(exc.detail)])
+                set_form_errors(formset, [str(exc.detail)])
     else:
         out = services.drivers_out_before(rally=rally, number=stage.number)
         formset = DriverRowFormSet(initial=initial_rows(stage.results, drivers, out))

@@ -51,7 +51,8 @@ class StageInlineForm(forms.ModelForm):
         fields = ["number", "name", "course", "finish", "stacks", "rest_day_after"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         course = data.get("course")
         if course:
             tour = self.instance.competition if self.instance.competition_id else None
@@ -59,13 +60,14 @@ class StageInlineForm(forms.ModelForm):
             try:
                 parsed = parse_course(course, rules=rules)
             except CourseError as exc:
-                self.add_error("course", param_message(exc))
+                # A course error has a rule parameter error's code, params and message.
+                self.add_error("course", param_message(exc))  # type: ignore[arg-type]
             else:
                 data["finish"] = parsed.finish
         return data
 
 
-class StageInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
+class StageInline(SetupInline, admin.TabularInline):
     model = Stage
     form = StageInlineForm
     setup_key = "stages"
@@ -109,7 +111,7 @@ def _specialist_field() -> forms.ChoiceField:
     return forms.ChoiceField(choices=choices, required=False, label=_("specialist"))
 
 
-class TeamInlineForm(forms.ModelForm):  # type: ignore[type-arg]
+class TeamInlineForm(forms.ModelForm):
     """A team with its two riders on one row (GT vocabulary: a Rouleur and a Sprinteur).
 
     The rider boxes may be left empty here: the tour's set-up check (the API's) says what a
@@ -158,7 +160,7 @@ class TeamInlineForm(forms.ModelForm):  # type: ignore[type-arg]
         return team
 
 
-class TeamInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
+class TeamInline(SetupInline, admin.TabularInline):
     model = Team
     form = TeamInlineForm
     setup_key = "teams"
@@ -173,7 +175,6 @@ class TeamInline(SetupInline, admin.TabularInline):  # type: ignore[type-arg]
         "sprinteur",
         "sprinteur_specialist",
     ]
-    readonly_fields: list[str] = []
 
     def setup_row(self, form: Any) -> dict[str, Any]:
         data = form.cleaned_data
@@ -299,7 +300,7 @@ class StageAdmin(EventAdminMixin, ClubScopedAdmin):
 
     def results_rows(self, stage: Stage, formset: Any) -> list[tuple[Any, str]]:
         names = {r.pk: f"{r.name} ({r.team.name})" for r in self._riders(stage)}
-        return [(form, names.get(_int(form["rider"].value()), "")) for form in formset.forms]
+        return [(form, names.get(_int(form["rider"].value()) or 0, "")) for form in formset.forms]
 
     @staticmethod
     def _riders(stage: Stage) -> list[Rider]:

@@ -8,7 +8,7 @@ teams and riders prefetched, and all its standings snapshots in one query. The s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -339,7 +339,8 @@ def stage_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         formset = RiderRowFormSet(initial=initial_rows(stage, riders))
     by_id = {rider.pk: rider for rider in riders}
     rules = gt_rules(tour.rules)
-    tile = list(timing_values(StageSpec(stage.number, stage.finish), rules))
+    finish: Literal["flat", "ascent"] = "ascent" if stage.finish == "ascent" else "flat"
+    tile = list(timing_values(StageSpec(stage.number, finish), rules))
     rows = []
     for form in formset.forms:
         try:

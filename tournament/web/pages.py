@@ -177,7 +177,8 @@ def load_snapshots(kind: AnyKind, competition: Any) -> Snapshots:
     """Every stored snapshot of ``competition`` up to its standings, in one query."""
     if competition.standings_through is None:
         return {}
-    rows = kind.snapshot_model._default_manager.filter(
+    snapshots: Any = kind.snapshot_model._default_manager  # concrete models add ``competition``
+    rows = snapshots.filter(
         competition=competition, number__lte=competition.standings_through
     ).values_list("number", "data")
     return dict(rows)
@@ -208,8 +209,9 @@ def event_snapshot(kind: AnyKind, competition: Any, event: Any) -> dict[str, Any
     """The standings stored after ``event`` once it is resolved, else None (one query)."""
     if event.status != Status.RESOLVED:
         return None
+    snapshots: Any = kind.snapshot_model._default_manager  # concrete models add ``competition``
     data: dict[str, Any] | None = (
-        kind.snapshot_model._default_manager.filter(competition=competition, number=event.number)
+        snapshots.filter(competition=competition, number=event.number)
         .values_list("data", flat=True)
         .first()
     )

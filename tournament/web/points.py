@@ -103,7 +103,7 @@ def points_chart(data: dict[str, Any]) -> LineChart | None:
     if count < 1 or not drivers:
         return None
     teams: list[str] = []
-    series = []
+    series: list[Series] = []
     for d in drivers:
         team = d.get("team") or ""
         if team not in teams:
@@ -116,7 +116,7 @@ def points_chart(data: dict[str, Any]) -> LineChart | None:
                 label=d["name"],
                 values=values,
                 colour=teams.index(team),
-                dashed=sum(1 for s in series if s.colour == teams.index(team)) > 0,
+                dashed=any(s.colour == teams.index(team) for s in series),
             )
         )
     return line_chart([str(n) for n in range(1, count + 1)], series, lower_is_better=False)
