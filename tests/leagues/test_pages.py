@@ -232,3 +232,32 @@ def test_the_admin_sets_up_a_league_with_the_api_checks(users, django_capture_on
     assert "After race 1" in change
     # Once results exist the set-up is read-only here too (the API answers 409).
     assert 'name="points"' not in change and 'name="drivers-0-name"' not in change
+
+
+def test_demo_builds_a_league_with_resolved_races(
+    clients, users, django_capture_on_commit_callbacks
+):
+    from tournament.clubs.models import Club
+    from tournament.leagues import demo
+
+    club = Club.objects.get(slug="velo-lisboa")
+    cast = {"club": club, "organiser": users["organiser"], "scorekeeper": users["scorekeeper"]}
+    with django_capture_on_commit_callbacks(execute=True):
+        assert len(demo.build(**cast)) == 1
+    league = League.objects.get(club=club)
+    races = list(Race.objects.filter(competition=league).order_by("number"))
+    assert [r.status for r in races] == ["resolved"] * 2 + ["planned"] * 2
+    body = clients["anonymous"].get(f"/api/leagues/{league.pk}/standings/").json()
+    # classic 10-6-4-3-2-1, a point for each winner, drop_worst 1: Eva 11 (6 dropped), Ana 11
+    # (6 dropped); a win and a 2nd each, Ana won the latest race (FD-76 (2)).
+    assert body["after_race"] == 2 and body["drivers"][0]["name"] == "Ana"
+    assert {d["name"]: d["points"] for d in body["drivers"]} == {
+        "Eva": 11,
+        "Ana": 11,
+        "Inês": 4,
+        "Rui": 4,
+        "Gil": 3,
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        assert demo.build(**cast) == []
+    assert League.objects.filter(club=club).count() == 1

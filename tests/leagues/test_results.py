@@ -289,3 +289,23 @@ def test_export_and_import_round_trip(clients, league):
         "/api/leagues/import/", {"club": "velo-lisboa", "document": document}, format="json"
     )
     assert again.status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("pt", "Esta liga não dá pontos de bónus."),
+        ("es", "Esta liga no da puntos de bonificación."),
+        ("fr", "Cette ligue ne donne pas de points de bonus."),
+    ],
+)
+def test_errors_speak_the_readers_language(clients, lang, expected):
+    league = create(clients["organiser"], bonus_points=False)
+    response = clients["scorekeeper"].post(
+        f"/api/leagues/{league['id']}/races/1/results/",
+        {"results": rows(league, ORDER, Eva=1)},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE=lang,
+    )
+    assert response.status_code == 400
+    assert response.json()["results"][2] == {"bonus": [expected]}
