@@ -142,10 +142,10 @@ def main() -> None:
         f"{time.perf_counter() - t0:.1f} s"
     )
     tour = GrandTour(setup, tuple(stages), GrandTourRules(timing_tile=False), (TOKENS,) * 11)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     statuses = grand_tour_statuses(tour)
-    exact = time.perf_counter() - t0
-    print(f"exact statuses of the 5 titles: {exact:.3f} s")
+    exact = time.process_time() - t0
+    print(f"exact statuses of the 5 titles, CPU: {exact:.3f} s")
     for title, status in statuses.items():
         marks = [r.status for r in status.entrants]
         print(

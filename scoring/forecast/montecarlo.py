@@ -86,18 +86,24 @@ def simulate_chunk(
     main_size = len(spec.titles[spec.main])
     shares = {t: np.zeros((len(e), max(len(e), 1)), dtype=np.int64) for t, e in spec.titles.items()}
     positions = np.zeros((main_size, max(main_size, 1)), dtype=np.int64)
-    entered = [np.array(e, dtype=np.int64) for e in spec.entered]
+    n = len(spec.strengths.units)
+    events = len(spec.entered)
+    # units not in an event sort last (-inf) and are cut off: one argsort per block
+    absent = np.zeros((events, n))
+    for k, units in enumerate(spec.entered):
+        absent[k] = -np.inf
+        absent[k, list(units)] = 0.0
+    sizes = [len(units) for units in spec.entered]
     i = start
     while i < stop:
         block = i // spec.block
         theta, gumbel, uniforms = _block_draws(spec, seed, block)
+        keys = theta[:, None, :] + gumbel + absent[None, :, :]
+        block_orders = np.argsort(-keys, axis=2, kind="stable")
         first = i - block * spec.block
         last = min(stop - block * spec.block, spec.block)
         for j in range(first, last):
-            orders = [
-                units[np.argsort(-(theta[j, units] + gumbel[j, k, units]), kind="stable")]
-                for k, units in enumerate(entered)
-            ]
+            orders = [block_orders[j, k, : sizes[k]] for k in range(events)]
             ranks = scorer(orders, uniforms[j], theta[j])
             for title, rank in ranks.items():
                 top = [e for e, r in enumerate(rank) if r == 1]

@@ -307,36 +307,36 @@ def points_scorer(champ: PointsChampionship, sim: PointsSimulation | None = None
     index = {d: i for i, d in enumerate(drivers)}
     team_index = {t: i for i, t in enumerate(champ.teams)}
     pool = np.array(sim.dnf_counts or (0,), dtype=np.int64)
-    cache: dict[tuple[int, int, bool, int], Finish] = {}
     first = champ.next_number
-
-    def finish(driver: int, position: int, done: bool, bonus: int) -> Finish:
-        key = (driver, position, done, bonus)
-        f = cache.get(key)
-        if f is None:
-            f = Finish(driver, position, FINISHED if done else champ.dnf_status, bonus)
-            cache[key] = f
-        return f
+    size = len(drivers)
+    # Finish objects are immutable: one per (driver, place, finished) made once and reused.
+    made = [
+        [(Finish(d, p, FINISHED), Finish(d, p, champ.dnf_status)) for p in range(1, size + 1)]
+        for d in drivers
+    ]
+    pole_bonus = champ.pole_bonus
 
     def score(
         orders: Sequence[np.ndarray], uniforms: np.ndarray, theta: np.ndarray
     ) -> dict[str, list[int]]:
         races: list[Race] = []
-        weights = np.exp(theta - theta.max())
-        cumulative = np.cumsum(weights) / weights.sum()
+        cumulative = None
+        if pole_bonus:
+            weights = np.exp(theta - theta.max())
+            cumulative = np.cumsum(weights) / weights.sum()
         for k, order in enumerate(orders):
-            n = len(order)
-            out = int(min(pool[int(uniforms[k, 0] * len(pool))], n))
-            pole = int(np.searchsorted(cumulative, uniforms[k, 1])) if champ.pole_bonus else -1
-            races.append(
-                Race(
-                    first + k,
-                    tuple(
-                        finish(drivers[u], p + 1, p < n - out, champ.pole_bonus if u == pole else 0)
-                        for p, u in enumerate(order.tolist())
-                    ),
-                )
-            )
+            units = order.tolist()
+            n = len(units)
+            cut = n - int(min(pool[int(uniforms[k, 0] * len(pool))], n))
+            finishes = [made[u][p][p >= cut] for p, u in enumerate(units)]
+            if cumulative is not None:
+                # FD-72: the pole sitter gets the bonus whatever the result
+                pole = int(np.searchsorted(cumulative, uniforms[k, 1]))
+                for p, u in enumerate(units):
+                    if u == pole:
+                        f = finishes[p]
+                        finishes[p] = Finish(f.driver, f.position, f.status, pole_bonus)
+            races.append(Race(first + k, tuple(finishes)))
         standings = champ.standings(races)
         ranks = [0] * len(drivers)
         for row in standings.drivers:
