@@ -13,7 +13,7 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from tournament.championships.forms import DriverRowFormSet, initial_rows, row_names, submit_formset
@@ -21,14 +21,12 @@ from tournament.championships.models import (
     Championship,
     Driver,
     Race,
-    RaceStandings,
 )
 from tournament.competitions.admin_base import (
     ClubScopedAdmin,
     EventAdminMixin,
     SetupAdmin,
     SetupInline,
-    setup_locked,
 )
 
 
@@ -92,6 +90,7 @@ class ChampionshipAdmin(SetupAdmin):
     search_fields = ["name", "club__name"]
     inlines = [DriverInline, RaceInline]
     readonly_fields = ["standings_through", "standings_table"]
+    locked_fields = ("club", "seed", "rule_set", "points", "points_preset", "rules")
     fields = [
         "club",
         "name",
@@ -139,69 +138,19 @@ class ChampionshipAdmin(SetupAdmin):
             race.drivers = [ids[name] for name in setup["drivers"]]
             race.save(update_fields=["circuit", "laps", "drivers"])
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        if setup_locked(obj):
-            return [
-                *self.readonly_fields,
-                "club",
-                "seed",
-                "rule_set",
-                "points",
-                "points_preset",
-                "rules",
-            ]
-        return self.readonly_fields
+    standings_caption = _("After race %(n)s")
+    standings_headings = ("#", _("driver"), _("team"), _("points"))
 
-    @admin.display(description=_("standings"))
-    def standings_table(self, championship: Championship) -> str:
-        if championship.standings_through is None:
-            return "—"
-        snapshot = RaceStandings.objects.filter(
-            competition=championship, number=championship.standings_through
-        ).first()
-        if snapshot is None:
-            return "—"
-        return format_html(
-            "<p>{}</p><table><tr><th>#</th><th>{}</th><th>{}</th><th>{}</th></tr>{}</table>",
-            _("After race %(n)s") % {"n": snapshot.number},
-            _("driver"),
-            _("team"),
-            _("points"),
-            format_html_join(
-                "",
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                (
-                    (r["rank"], r["name"], r["team"] or "", r["points"])
-                    for r in snapshot.data.get("drivers", [])
-                ),
-            ),
-        )
-
-
-EVENT_FIELDS = (
-    "competition",
-    "number",
-    "circuit",
-    "laps",
-    "drivers",
-    "status",
-    "source",
-    "error",
-    "version",
-    "results",
-    "submitted_at",
-    "resolved_at",
-)
+    def standings_rows(self, data: dict[str, Any]) -> list[tuple[Any, ...]]:
+        drivers = data.get("drivers", [])
+        return [(r["rank"], r["name"], r["team"] or "", r["points"]) for r in drivers]
 
 
 @admin.register(Race)
 class RaceAdmin(EventAdminMixin, ClubScopedAdmin):
-    club_path = "competition__club"
     list_display = ["competition", "number", "circuit", "laps", "status", "source", "version"]
-    list_filter = ["status", "source"]
     search_fields = ["competition__name", "circuit"]
-    fields = EVENT_FIELDS
-    readonly_fields = EVENT_FIELDS
+    fields = readonly_fields = EventAdminMixin.event_fields("circuit", "laps", "drivers")
 
     entrant_label = _("driver")
 

@@ -12,8 +12,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.championships.models import Race
-from tournament.competitions.forms import submit_rows
-from tournament.competitions.kinds import get_kind
+from tournament.competitions.forms import ResultsForm
 from tournament.competitions.models import Event
 
 ROW_FIELDS = ("position", "status", "laps", "elimination_order", "wp_left", "pole")
@@ -66,32 +65,26 @@ def row_names(formset: Any, names: dict[int, str]) -> list[tuple[Any, str]]:
     return rows
 
 
+def api_row(data: dict[str, Any]) -> dict[str, Any]:
+    """One driver's boxes as a row of the API's ``results``."""
+    row: dict[str, Any] = {
+        "driver": data["driver"],
+        "position": data["position"],
+        "status": data["status"],
+        "laps": data["laps"],
+    }
+    # Empty optional boxes are omitted, as an API client would (FD-78).
+    for key in ("elimination_order", "wp_left"):
+        if data.get(key) is not None:
+            row[key] = data[key]
+    if data.get("pole"):
+        row["pole"] = True
+    return row
+
+
+RESULTS = ResultsForm(kind="championship", row_fields=ROW_FIELDS, row=api_row)
+
+
 def submit_formset(formset: Any, *, race: Race, user: Any, version: int | None) -> Event | None:
     """Submit valid rows through the service; put its errors on the formset. None on error."""
-    if not formset.is_valid():
-        return None
-    rows = []
-    for form in formset.forms:
-        data = form.cleaned_data
-        row: dict[str, Any] = {
-            "driver": data["driver"],
-            "position": data["position"],
-            "status": data["status"],
-            "laps": data["laps"],
-        }
-        # Empty optional boxes are omitted, as an API client would (FD-78).
-        for key in ("elimination_order", "wp_left"):
-            if data.get(key) is not None:
-                row[key] = data[key]
-        if data.get("pole"):
-            row["pole"] = True
-        rows.append(row)
-    return submit_rows(
-        formset,
-        kind=get_kind("championship"),
-        event=race,
-        rows=rows,
-        user=user,
-        version=version,
-        row_fields=ROW_FIELDS,
-    )
+    return RESULTS.submit(formset, event=race, user=user, version=version)

@@ -10,33 +10,26 @@ from django.http import HttpRequest
 from tournament.competitions.admin_base import ClubScopedAdmin
 from tournament.competitions.models import AuditEntry
 
+AUDIT_FIELDS = (
+    "created_at",
+    "club",
+    "competition_kind",
+    "competition_id",
+    "event_number",
+    "action",
+    "user",
+    "summary",
+    "changes",
+)
+
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ClubScopedAdmin):
-    list_display = [
-        "created_at",
-        "club",
-        "competition_kind",
-        "competition_id",
-        "event_number",
-        "action",
-        "user",
-        "summary",
-    ]
+    list_display = AUDIT_FIELDS[:-1]  # without the changes (long JSON)
     list_filter = ["action", "competition_kind"]
     search_fields = ["summary", "user__username"]
     date_hierarchy = "created_at"
-    readonly_fields = [
-        "created_at",
-        "club",
-        "competition_kind",
-        "competition_id",
-        "event_number",
-        "action",
-        "user",
-        "summary",
-        "changes",
-    ]
+    readonly_fields = AUDIT_FIELDS
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return False

@@ -4,7 +4,7 @@ set-up check of every game run over a competition's admin page (:class:`SetupAdm
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from django import forms
@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from tournament.clubs.models import Club, Membership, Role
@@ -98,6 +99,14 @@ class EventAdminMixin:
 
     entrant_label: Any = _("entrant")
     actions: Any = ["resolve_again"]
+    club_path = "competition__club"
+    list_filter: Any = ["status", "source"]
+
+    @staticmethod
+    def event_fields(*own: str) -> tuple[str, ...]:
+        """The fields of an event's page: its number, the game's ``own``, then its state."""
+        state = ("status", "source", "error", "version", "results", "submitted_at", "resolved_at")
+        return ("competition", "number", *own, *state)
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return False  # events are added on their competition's page
@@ -391,6 +400,42 @@ class SetupAdmin(ClubScopedAdmin):
 
     form = SetupForm
     error_lists: ClassVar[Mapping[str, str]] = {}
+    #: The competition's own set-up fields, read-only once results exist (as the API's 409).
+    locked_fields: ClassVar[tuple[str, ...]] = ("club", "seed", "rules")
+    #: The standings summary on the competition's page: column headings and, from the latest
+    #: standings JSON, one row of cells per entrant (``standings_rows``).
+    standings_headings: ClassVar[tuple[Any, ...]] = ()
+    standings_caption: ClassVar[Any] = _("After %(n)s")  # "After stage %(n)s"
+
+    def standings_rows(self, data: dict[str, Any]) -> Iterable[tuple[Any, ...]]:
+        return ()
+
+    @admin.display(description=_("standings"))
+    def standings_table(self, competition: Any) -> str:
+        """The latest stored standings as a small table ("—" before any event is resolved)."""
+        through = competition.standings_through
+        snapshots: Any = self.kind().snapshot_model._default_manager
+        data = (
+            snapshots.filter(competition=competition, number=through)
+            .values_list("data", flat=True)
+            .first()
+            if through is not None
+            else None
+        )
+        if data is None:
+            return "—"
+        cells = "".join("<td>{}</td>" for _heading in self.standings_headings)
+        return format_html(
+            "<p>{}</p><table><tr>{}</tr>{}</table>",
+            self.standings_caption % {"n": through},
+            format_html_join("", "<th>{}</th>", ((h,) for h in self.standings_headings)),
+            format_html_join("", f"<tr>{cells}</tr>", self.standings_rows(data)),
+        )
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if setup_locked(obj):
+            return [*self.readonly_fields, *self.locked_fields]
+        return self.readonly_fields
 
     def kind(self) -> Any:
         return kind_of(self.model)

@@ -6,12 +6,13 @@ API's validation), and its field errors go back on the boxes they name.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from typing import Any
 
 from tournament.competitions import services
 from tournament.competitions.errors import Conflict, InvalidInput
-from tournament.competitions.kinds import AnyKind
+from tournament.competitions.kinds import AnyKind, get_kind
 from tournament.competitions.models import Event
 
 
@@ -32,7 +33,7 @@ def submit_rows(
     try:
         return services.submit_results(
             kind=kind,
-            competition_id=event.competition_id,  # type: ignore[attr-defined]
+            competition_id=event.competition_id,
             number=event.number,
             rows=rows,
             by=user,
@@ -43,6 +44,30 @@ def submit_rows(
     except Conflict as exc:
         set_form_errors(formset, [str(exc.detail)])
     return None
+
+
+@dataclass(frozen=True)
+class ResultsForm:
+    """A game's results formset, declared: its kind, the boxes the service's errors may name,
+    and how one valid form becomes one row of the API's ``results``."""
+
+    kind: str
+    row_fields: tuple[str, ...]
+    row: Callable[[dict[str, Any]], dict[str, Any]]
+
+    def submit(self, formset: Any, *, event: Event, user: Any, version: int | None) -> Event | None:
+        """Submit a valid formset's rows through the service; None (nothing stored) on error."""
+        if not formset.is_valid():
+            return None
+        return submit_rows(
+            formset,
+            kind=get_kind(self.kind),
+            event=event,
+            rows=[self.row(form.cleaned_data) for form in formset.forms],
+            user=user,
+            version=version,
+            row_fields=self.row_fields,
+        )
 
 
 def set_form_errors(formset: Any, messages: list[str]) -> None:

@@ -21,7 +21,6 @@ from tournament.competitions.admin_base import (
     ScopedInline,
     SetupAdmin,
     SetupInline,
-    setup_locked,
 )
 from tournament.rallies.models import (
     ChampionshipRally,
@@ -68,40 +67,18 @@ class RallyAdmin(SetupAdmin):
     fields = ["club", "name", "public", "seed", "rules", "standings_through"]
     readonly_fields = ["standings_through"]
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        if setup_locked(obj):
-            return [*self.readonly_fields, "club", "seed", "rules"]
-        return self.readonly_fields
-
     def setup_data(
         self, cleaned: dict[str, Any], rows: dict[str, list[dict[str, Any]]]
     ) -> dict[str, Any]:
         return {**rows, "rules": cleaned.get("rules") or {}}
 
 
-EVENT_FIELDS = (
-    "competition",
-    "number",
-    "name",
-    "layout",
-    "status",
-    "source",
-    "error",
-    "version",
-    "results",
-    "submitted_at",
-    "resolved_at",
-)
-
-
 @admin.register(RallyStage)
 class RallyStageAdmin(EventAdminMixin, ClubScopedAdmin):
-    club_path = "competition__club"
     list_display = ["competition", "number", "name", "status", "source", "version", "resolved_at"]
-    list_filter = ["status", "source"]
     search_fields = ["competition__name", "name"]
-    fields = EVENT_FIELDS
-    readonly_fields = [f for f in EVENT_FIELDS if f != "name"]
+    fields = EventAdminMixin.event_fields("name", "layout")
+    readonly_fields = [f for f in fields if f != "name"]
 
 
 class ChampionshipRallyInline(ScopedInline, admin.TabularInline):

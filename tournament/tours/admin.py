@@ -14,7 +14,7 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from games.flamme_rouge.track import CourseError, parse_course
@@ -34,7 +34,6 @@ from tournament.tours.models import (
     Rider,
     RiderRole,
     Stage,
-    StageStandings,
     Team,
     Tour,
 )
@@ -60,8 +59,7 @@ class StageInlineForm(forms.ModelForm):
             try:
                 parsed = parse_course(course, rules=rules)
             except CourseError as exc:
-                # A course error has a rule parameter error's code, params and message.
-                self.add_error("course", param_message(exc))  # type: ignore[arg-type]
+                self.add_error("course", param_message(exc))
             else:
                 data["finish"] = parsed.finish
         return data
@@ -209,11 +207,6 @@ class TourAdmin(SetupAdmin):
         "standings_table",
     ]
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        if _locked(obj):
-            return [*self.readonly_fields, "club", "seed", "rules"]
-        return self.readonly_fields
-
     def setup_data(
         self, cleaned: dict[str, Any], rows: dict[str, list[dict[str, Any]]]
     ) -> dict[str, Any]:
@@ -234,60 +227,21 @@ class TourAdmin(SetupAdmin):
             tour.specialist_order = list(specialist_order(load_setup(tour)))
             tour.save(update_fields=["specialist_order"])
 
-    @admin.display(description=_("standings"))
-    def standings_table(self, tour: Tour) -> str:
-        if tour.standings_through is None:
-            return "—"
-        snapshot = StageStandings.objects.filter(
-            competition=tour, number=tour.standings_through
-        ).first()
-        if snapshot is None:
-            return "—"
-        rows = snapshot.data.get("general", [])
-        tp = {row["team"]: row["total"] for row in snapshot.data.get("tour_points", [])}
-        return format_html(
-            "<p>{}</p><table><tr><th>#</th><th>{}</th><th>{}</th><th>TP</th></tr>{}</table>",
-            _("After stage %(n)s") % {"n": snapshot.number},
-            _("rider"),
-            _("time"),
-            format_html_join(
-                "",
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                ((r["rank"], r["name"], r["time"], tp.get(r["team"], "")) for r in rows),
-            ),
-        )
+    standings_caption = _("After stage %(n)s")
+    standings_headings = ("#", _("rider"), _("time"), "TP")
+
+    def standings_rows(self, data: dict[str, Any]) -> list[tuple[Any, ...]]:
+        tp = {row["team"]: row["total"] for row in data.get("tour_points", [])}
+        general = data.get("general", [])
+        return [(r["rank"], r["name"], r["time"], tp.get(r["team"], "")) for r in general]
 
 
 @admin.register(Stage)
 class StageAdmin(EventAdminMixin, ClubScopedAdmin):
-    club_path = "competition__club"
     list_display = ["competition", "number", "name", "status", "source", "version", "resolved_at"]
-    list_filter = ["status", "source"]
     search_fields = ["competition__name", "name"]
-    readonly_fields = [
-        "competition",
-        "number",
-        "status",
-        "source",
-        "error",
-        "version",
-        "results",
-        "submitted_at",
-        "resolved_at",
-    ]
-    fields = [
-        "competition",
-        "number",
-        "name",
-        "status",
-        "source",
-        "error",
-        "version",
-        "results",
-        "submitted_at",
-        "resolved_at",
-    ]
-
+    fields = EventAdminMixin.event_fields("name")
+    readonly_fields = [f for f in fields if f != "name"]
     entrant_label = _("rider")
 
     def results_formset(self, stage: Stage, data: Any = None) -> Any:

@@ -11,8 +11,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.competitions.forms import submit_rows
-from tournament.competitions.kinds import get_kind
+from tournament.competitions.forms import ResultsForm
 from tournament.competitions.models import Event
 from tournament.tours.models import Stage
 
@@ -52,30 +51,22 @@ def initial_rows(stage: Stage, riders: list[Any]) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: r["position"])
 
 
+def api_row(data: dict[str, Any]) -> dict[str, Any]:
+    """One rider's boxes as a row of the API's ``results`` (empty points boxes are 0)."""
+    return {
+        "rider": data["rider"],
+        "position": data["position"],
+        "minutes": data["minutes"],
+        "seconds": data["seconds"],
+        "sprint_points": data.get("sprint_points") or 0,
+        "mountain_points": data.get("mountain_points") or 0,
+        "exhaustion": data.get("exhaustion"),
+    }
+
+
+RESULTS = ResultsForm(kind="tour", row_fields=ROW_FIELDS, row=api_row)
+
+
 def submit_formset(formset: Any, *, stage: Stage, user: Any, version: int | None) -> Event | None:
     """Submit valid rows through the service; put its errors on the formset. None on error."""
-    if not formset.is_valid():
-        return None
-    rows = []
-    for form in formset.forms:
-        data = form.cleaned_data
-        rows.append(
-            {
-                "rider": data["rider"],
-                "position": data["position"],
-                "minutes": data["minutes"],
-                "seconds": data["seconds"],
-                "sprint_points": data.get("sprint_points") or 0,
-                "mountain_points": data.get("mountain_points") or 0,
-                "exhaustion": data.get("exhaustion"),
-            }
-        )
-    return submit_rows(
-        formset,
-        kind=get_kind("tour"),
-        event=stage,
-        rows=rows,
-        user=user,
-        version=version,
-        row_fields=ROW_FIELDS,
-    )
+    return RESULTS.submit(formset, event=stage, user=user, version=version)

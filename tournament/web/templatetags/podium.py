@@ -20,34 +20,29 @@ JERSEY_LABELS = {
 }
 
 
-def _clock(seconds: int) -> tuple[int, int, int]:
+def _clock(value: Any, *, plus: str, short: bool) -> str:
+    """Whole seconds as ``h:mm:ss`` (``m:ss`` under an hour when ``short``), ``plus`` or ``-``."""
+    if value is None or value == "":
+        return ""
+    seconds = int(value)
     hours, rest = divmod(abs(seconds), 3600)
     minutes, secs = divmod(rest, 60)
-    return hours, minutes, secs
+    sign = "-" if seconds < 0 else plus
+    if short and not hours:
+        return f"{sign}{minutes}:{secs:02d}"
+    return f"{sign}{hours}:{minutes:02d}:{secs:02d}"
 
 
 @register.filter
 def duration(value: Any) -> str:
     """Whole seconds as ``h:mm:ss`` (every stage and total time on the pages)."""
-    if value is None or value == "":
-        return ""
-    seconds = int(value)
-    hours, minutes, secs = _clock(seconds)
-    sign = "-" if seconds < 0 else ""
-    return f"{sign}{hours}:{minutes:02d}:{secs:02d}"
+    return _clock(value, plus="", short=False)
 
 
 @register.filter
 def gap(value: Any) -> str:
     """A gap as ``+m:ss``, or ``+h:mm:ss`` from an hour on (API.md: pages show gaps this way)."""
-    if value is None or value == "":
-        return ""
-    seconds = int(value)
-    hours, minutes, secs = _clock(seconds)
-    sign = "-" if seconds < 0 else "+"
-    if hours:
-        return f"{sign}{hours}:{minutes:02d}:{secs:02d}"
-    return f"{sign}{minutes}:{secs:02d}"
+    return _clock(value, plus="+", short=True)
 
 
 @register.filter
