@@ -68,9 +68,9 @@ def start_zones(rules: FormulaDRules, entrant: Entrant) -> dict[str, int]:
         or sum(build.values()) != rules.build_total_wp
     ):
         raise FormulaDError(
-            "bad_build",
             f"Driver {entrant.driver}'s build must give each zone 1 to its maximum WP and "
             f"{rules.build_total_wp} WP in total (FD-59).",
+            "bad_build",
             driver=entrant.driver,
         )
     return build
@@ -443,9 +443,9 @@ def technical_stop(race: Race, car: Car) -> bool:
         or any(car.zones[z] + wp > car.zone_start[z] for z, wp in plan.items())
     ):
         raise FormulaDError(
-            "illegal_technical_stop",
             "A technical stop restores reservoir WP to one or two non-tyre zones, up to their "
             "start values (FD-69).",
+            "illegal_technical_stop",
             plan=dict(plan),
         )
     for zone, wp in plan.items():

@@ -124,7 +124,7 @@ def circuit_from_json(data: Any) -> Circuit:
         summary = f"Invalid circuit: {first['path'] or 'document'}: {first['message']}"
         if len(ck.problems) > 1:
             summary += f" (and {len(ck.problems) - 1} more problems)"
-        raise CircuitError("invalid_circuit", summary, errors=ck.problems)
+        raise CircuitError(summary, "invalid_circuit", errors=ck.problems)
     return circuit
 
 
@@ -461,11 +461,11 @@ def load_circuit(name: str) -> Circuit:
 
 def _read_shipped(name: str) -> Circuit:
     if not name.isidentifier():
-        raise CircuitError("unknown_circuit", f"Unknown circuit {name!r}.", circuit=name)
+        raise CircuitError(f"Unknown circuit {name!r}.", "unknown_circuit", circuit=name)
     try:
         text = resources.files("games.formula_d.circuits").joinpath(f"{name}.json").read_text()
     except FileNotFoundError:
-        raise CircuitError("unknown_circuit", f"Unknown circuit {name!r}.", circuit=name) from None
+        raise CircuitError(f"Unknown circuit {name!r}.", "unknown_circuit", circuit=name) from None
     return circuit_from_json(json.loads(text))
 
 

@@ -79,19 +79,19 @@ class ScriptedDice:
         for die, value in rolls:
             if value not in faces(die):
                 raise FormulaDError(
-                    "bad_face", f"{value} is not a face of die {die}.", die=die, value=value
+                    f"{value} is not a face of die {die}.", "bad_face", die=die, value=value
                 )
             self._rolls.append((die, value))
         self.used: list[tuple[int, int]] = []
 
     def roll(self, die: int) -> int:
         if not self._rolls:
-            raise FormulaDError("dice_exhausted", f"No scripted roll left for die {die}.", die=die)
+            raise FormulaDError(f"No scripted roll left for die {die}.", "dice_exhausted", die=die)
         expected, value = self._rolls.popleft()
         if expected != die:
             raise FormulaDError(
-                "dice_mismatch",
                 f"The engine rolled die {die} where the script has die {expected}.",
+                "dice_mismatch",
                 die=die,
                 expected=expected,
             )

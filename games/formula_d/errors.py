@@ -1,21 +1,13 @@
-"""Errors of the Formula D engine: a stable ``code``, an English ``message`` and ``params``."""
+"""Errors of the Formula D engine: the shared :class:`~scoring.issues.EngineError` shape,
+``(message, code, **params)``, with a stable ``code``, an English ``message`` and ``params``."""
 
 from __future__ import annotations
 
-from typing import Any
+from scoring.issues import EngineError
 
 
-class FormulaDError(ValueError):
+class FormulaDError(EngineError):
     """Bad input to the engine (a circuit, a race set-up, a scripted die); ``code`` is stable."""
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.params = params
-
-    def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "params": dict(self.params)}
 
 
 class CircuitError(FormulaDError):

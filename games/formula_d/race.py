@@ -114,20 +114,20 @@ class Race:
         rule_set: str = "basic",
     ) -> None:
         if rule_set not in ("basic", "advanced"):
-            raise FormulaDError("rule_set_unsupported", "Unknown rule set.", rule_set=rule_set)
+            raise FormulaDError("Unknown rule set.", "rule_set_unsupported", rule_set=rule_set)
         if not 1 <= laps <= 3:
-            raise FormulaDError("bad_laps", "A race has 1 to 3 laps.", laps=laps)
+            raise FormulaDError("A race has 1 to 3 laps.", "bad_laps", laps=laps)
         ids = [e.driver for e in entrants]
         if len(set(ids)) != len(ids):
-            raise FormulaDError("duplicate_driver", "A driver is entered twice.")
+            raise FormulaDError("A driver is entered twice.", "duplicate_driver")
         limit = min(rules.max_cars, len(track.circuit.grid))
         if not 1 <= len(entrants) <= limit:
             raise FormulaDError(
-                "too_many_cars", f"A race takes 1 to {limit} cars (FD-4).", limit=limit
+                f"A race takes 1 to {limit} cars (FD-4).", "too_many_cars", limit=limit
             )
         pit = track.circuit.pit
         if laps > 1 and pit is not None and len(entrants) > len(pit.boxes):
-            raise FormulaDError("not_enough_boxes", "The pit lane has fewer boxes than cars.")
+            raise FormulaDError("The pit lane has fewer boxes than cars.", "not_enough_boxes")
         self.track = track
         self.laps = laps
         self.rules = rules
@@ -222,7 +222,7 @@ class Race:
                 self.policy_tyres()
         while any(c.running for c in self.cars):
             if self.round >= MAX_ROUNDS:
-                raise FormulaDError("race_stuck", "The race did not finish.", rounds=self.round)
+                raise FormulaDError("The race did not finish.", "race_stuck", rounds=self.round)
             self.play_round()
         return self.outcome()
 
@@ -393,7 +393,7 @@ class Race:
             allowed = self._allowed_gears(car)  # a tuple: the policy cannot change it
             gear = self.policy.choose_gear(self, car, allowed)
             if gear not in allowed:
-                raise FormulaDError("illegal_gear", f"Gear {gear} is not allowed.", gear=gear)
+                raise FormulaDError(f"Gear {gear} is not allowed.", "illegal_gear", gear=gear)
             if self.adv is not None:
                 advanced.pay_downshift(self, car, gear)  # FD-63
                 cost = 0
@@ -461,7 +461,7 @@ class Race:
         """The policy's choice among ``options``, checked."""
         choice = self.policy.choose_move(self, car, options)
         if not _offered(options, choice):
-            raise FormulaDError("illegal_move", "The policy chose a move the engine did not offer.")
+            raise FormulaDError("The policy chose a move the engine did not offer.", "illegal_move")
         return choice
 
     def policy_tyres(self) -> None:
@@ -472,7 +472,7 @@ class Race:
         for car in self.cars:
             tyre = pick(self, car) if pick is not None else "hard"
             if tyre not in advanced.TYRES:
-                raise FormulaDError("illegal_tyre", f"Unknown tyre {tyre!r}.", tyre=tyre)
+                raise FormulaDError(f"Unknown tyre {tyre!r}.", "illegal_tyre", tyre=tyre)
             car.tyre = tyre
         self.start_tyres = [(car.driver, car.tyre) for car in self.cars]
 

@@ -65,17 +65,17 @@ def simulate_race(
     """
     if rule_set not in RULE_SETS:
         raise FormulaDError(
-            "rule_set_unsupported", "The rule set is basic or advanced.", rule_set=rule_set
+            "The rule set is basic or advanced.", "rule_set_unsupported", rule_set=rule_set
         )
     try:
         check_laps(laps, rule_set)
     except ParamError as exc:
-        raise FormulaDError("bad_laps", exc.message, laps=laps) from None
+        raise FormulaDError(exc.message, "bad_laps", laps=laps) from None
     if isinstance(circuit, str):
         circuit = load_circuit(circuit)
     if dice is None:
         if rng is None:
-            raise FormulaDError("no_randomness", "Pass rng (or dice) to simulate a race.")
+            raise FormulaDError("Pass rng (or dice) to simulate a race.", "no_randomness")
         dice = RandomDice(rng)
     race = Race(
         track_for(circuit),
