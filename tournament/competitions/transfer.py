@@ -14,9 +14,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from rest_framework import serializers
 
 from tournament.competitions import audit, services
-from tournament.competitions.errors import InvalidInput
+from tournament.competitions.errors import Conflict, InvalidInput
 from tournament.competitions.kinds import GameKind
 from tournament.competitions.models import AuditAction, Source
 
@@ -60,89 +61,222 @@ def export_competition(*, kind: GameKind, competition: Any) -> dict[str, Any]:
 def import_competition(*, kind: GameKind, club: Any, document: Any, by: Any) -> Any:
     """Recreate a competition from a document; InvalidInput (400) names what is wrong.
 
-    All or nothing: one transaction, so a document with a bad result version stores nothing.
+    The document is checked whole against its version's schema first (:func:`check_document`),
+    then the set-up by the create request's checks and every result version by the game's
+    submission checks. All or nothing: one transaction, so a document with a bad element
+    anywhere stores nothing. ``by`` is the importing user, or None (a command run without
+    ``--user``): the competition then has no creator and the audit entry no user.
     """
-    _check_envelope(kind, document)
+    checked = check_document(kind, document)
     with transaction.atomic():
         try:
             competition = services.create_from_setup(
-                kind=kind, club=club, setup=document["competition"], by=by
+                kind=kind, club=club, setup=checked["competition"], by=by
             )
         except InvalidInput as exc:
             raise InvalidInput({"document": {"competition": exc.detail}}) from exc
         ids = {key: pk for pk, key in kind.entrant_keys(competition).items()}
+        numbers = set(
+            kind.event_model.objects.filter(competition=competition).values_list(
+                "number", flat=True
+            )
+        )
         field = kind.entrant_field
-        events = sorted(document.get("events") or [], key=lambda e: e.get("number", 0))
-        for i, event in enumerate(events):
-            versions = sorted(event.get("versions") or [], key=lambda v: v.get("number", 0))
-            for j, version in enumerate(versions):
-                where = (i, j)
-                rows = version.get("rows")
-                if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-                    raise InvalidInput(_at(where, [_("rows must be a list of objects.")]))
-                unknown = [r.get(field) for r in rows if r.get(field) not in ids]
+        # Replayed in the order the events and their versions were stored; errors name the
+        # element by its index in the document as sent.
+        events = sorted(enumerate(checked["events"]), key=lambda item: item[1]["number"])
+        for i, event in events:
+            if event["number"] not in numbers:
+                raise InvalidInput(
+                    _path(i, None, {"number": [_("No such event in this competition.")]})
+                )
+            versions = sorted(enumerate(event["versions"]), key=lambda item: item[1]["number"])
+            for j, version in versions:
+                rows = version["rows"]
+                unknown = {
+                    k: {field: [_("Unknown entrant.")]}
+                    for k, row in enumerate(rows)
+                    if row.get(field) not in ids
+                }
                 if unknown:
-                    raise InvalidInput(
-                        _at(
-                            where,
-                            [
-                                _("Unknown entrants: %(keys)s.")
-                                % {"keys": ", ".join(map(str, unknown))}
-                            ],
-                        )
-                    )
-                source = version.get("source")
-                if source not in (Source.SUBMITTED, Source.SIMULATED):
-                    source = Source.SUBMITTED
+                    raise InvalidInput(_path(i, j, {"rows": unknown}))
+                # The checks of a submission through the API: the results body's shape and
+                # bounds (its serializer), then the game's own checks (submit_results).
+                body = kind.results_serializer(
+                    data={"results": [{**row, field: ids[row[field]]} for row in rows]}
+                )
+                if not body.is_valid():
+                    errors = dict(body.errors)
+                    if "results" in errors:
+                        errors["rows"] = errors.pop("results")
+                    raise InvalidInput(_path(i, j, errors))
                 try:
                     services.submit_results(
                         kind=kind,
                         competition_id=competition.pk,
-                        number=int(event["number"]),
-                        rows=[{**row, field: ids[row[field]]} for row in rows],
+                        number=event["number"],
+                        rows=body.validated_data["results"],
                         by=by,
-                        source=source,
+                        source=version["source"],
                     )
-                except (InvalidInput, StopIteration, KeyError, TypeError, ValueError) as exc:
-                    detail = (
-                        exc.detail
-                        if isinstance(exc, InvalidInput)
-                        else [_("No such event in this competition.")]
-                    )
-                    raise InvalidInput(_at(where, detail)) from exc
+                except (InvalidInput, Conflict) as exc:
+                    # The game's own result checks; or results for an event whose earlier
+                    # events have none in the document (results are accepted in order).
+                    detail = exc.detail if isinstance(exc.detail, (dict, list)) else [exc.detail]
+                    raise InvalidInput(_path(i, j, detail)) from exc
         audit.record(
             club_id=club.pk,
             kind=kind.label,
             competition_id=competition.pk,
             action=AuditAction.IMPORTED,
-            summary=f"Imported from a document exported {document.get('exported_at', '?')}",
+            summary=f"Imported from a document exported {checked.get('exported_at') or '?'}",
             changes={"events": len(events)},
             by=by,
         )
     return competition
 
 
-def _check_envelope(kind: GameKind, document: Any) -> None:
-    errors: dict[str, list[str]] = {}
+# --- the document's schema, one per format version ------------------------------------------
+# Bounds: far above what a real competition holds (21 stages of a Grand Tour, 40 races, a few
+# corrections per event), low enough that a document cannot make the import do unbounded work.
+MAX_EVENTS = 100
+MAX_VERSIONS = 200
+MAX_ROWS = 200
+MAX_ENTRANT_KEY = 200
+
+
+class _ResultVersionV1(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    source = serializers.ChoiceField(
+        choices=Source.choices, required=False, default=Source.SUBMITTED
+    )
+    created_at = serializers.CharField(
+        max_length=64, required=False, allow_null=True, allow_blank=True
+    )
+    created_by = serializers.CharField(
+        max_length=150, required=False, allow_null=True, allow_blank=True
+    )
+    rows = serializers.ListField(child=serializers.DictField(), max_length=MAX_ROWS)
+
+    def __init__(self, *args: Any, entrant_field: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.entrant_field = entrant_field
+
+    def validate_rows(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        # Entrants are named by their stable keys (export_competition): text or a number.
+        errors = {}
+        for k, row in enumerate(rows):
+            key = row.get(self.entrant_field)
+            if isinstance(key, bool) or not isinstance(key, (str, int)):
+                errors[k] = {self.entrant_field: [_("Expected an entrant key.")]}
+            elif isinstance(key, str) and len(key) > MAX_ENTRANT_KEY:
+                errors[k] = {self.entrant_field: [_("Entrant key too long.")]}
+        if errors:
+            raise serializers.ValidationError(errors)
+        return rows
+
+
+class _EventV1(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField(min_value=1, max_value=32767)
+    versions = serializers.ListField(child=serializers.DictField(), max_length=MAX_VERSIONS)
+
+    def __init__(self, *args: Any, entrant_field: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.entrant_field = entrant_field
+
+    def validate_versions(self, versions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        checked, errors = _each(
+            versions, lambda item: _ResultVersionV1(data=item, entrant_field=self.entrant_field)
+        )
+        numbers = [v["number"] for v in checked if v is not None]
+        if not errors and len(set(numbers)) != len(numbers):
+            raise serializers.ValidationError(_("Version numbers repeat."))
+        if errors:
+            raise serializers.ValidationError(errors)
+        return checked
+
+
+class _DocumentV1(serializers.Serializer):  # type: ignore[type-arg]
+    format = serializers.CharField(max_length=40)
+    format_version = serializers.IntegerField()
+    kind = serializers.CharField(max_length=40)
+    exported_at = serializers.CharField(
+        max_length=64, required=False, allow_null=True, allow_blank=True
+    )
+    competition = serializers.DictField()
+    events = serializers.ListField(
+        child=serializers.DictField(), max_length=MAX_EVENTS, required=False, default=list
+    )
+
+    def __init__(self, *args: Any, entrant_field: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.entrant_field = entrant_field
+
+    def validate_events(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        checked, errors = _each(
+            events, lambda item: _EventV1(data=item, entrant_field=self.entrant_field)
+        )
+        if errors:
+            raise serializers.ValidationError(errors)
+        seen: dict[int, int] = {}
+        for i, event in enumerate(checked):
+            if event["number"] in seen:
+                errors[i] = {"number": [_("Event %(n)s appears twice.") % {"n": event["number"]}]}
+            seen.setdefault(event["number"], i)
+        if errors:
+            raise serializers.ValidationError(errors)
+        return checked
+
+
+def _each(items: list[Any], make: Any) -> tuple[list[Any], dict[int, Any]]:
+    """Validate each item with its own serializer; errors keyed by the item's index."""
+    checked: list[Any] = []
+    errors: dict[int, Any] = {}
+    for index, item in enumerate(items):
+        serializer = make(item)
+        if serializer.is_valid():
+            checked.append(serializer.validated_data)
+        else:
+            errors[index] = serializer.errors
+            checked.append(None)
+    return checked, errors
+
+
+SCHEMAS: dict[int, type[_DocumentV1]] = {1: _DocumentV1}
+
+
+def check_document(kind: GameKind, document: Any) -> dict[str, Any]:
+    """The document checked whole against its format version's schema (InvalidInput: 400).
+
+    Errors are nested as the document is (``{"document": {"events": [{}, {"versions": […]}]}}``),
+    so they name the path of every bad element; the envelope (format, version, kind) is checked
+    first, since the rest of the schema depends on it.
+    """
     if not isinstance(document, dict):
         raise InvalidInput({"document": [_("Expected a JSON object.")]})
+    errors: dict[str, list[str]] = {}
     if document.get("format") != FORMAT:
         errors["format"] = [_("Not a Podium export (format %(f)s expected).") % {"f": FORMAT}]
-    if document.get("format_version") != FORMAT_VERSION:
+    version = document.get("format_version")
+    schema = (
+        SCHEMAS.get(version) if isinstance(version, int) and not isinstance(version, bool) else None
+    )
+    if schema is None:
         errors["format_version"] = [
             _("Unsupported version; this Podium reads version %(v)s.") % {"v": FORMAT_VERSION}
         ]
     if document.get("kind") != kind.label:
         errors["kind"] = [_("This document holds a %(kind)s.") % {"kind": document.get("kind")}]
-    if not isinstance(document.get("competition"), dict):
-        errors["competition"] = [_("Expected the competition's set-up as an object.")]
-    if not isinstance(document.get("events", []), list):
-        errors["events"] = [_("Expected a list.")]
-    if errors:
+    if errors or schema is None:
         raise InvalidInput({"document": errors})
+    serializer = schema(data=document, entrant_field=kind.entrant_field)
+    if not serializer.is_valid():
+        raise InvalidInput({"document": serializer.errors})
+    return dict(serializer.validated_data)
 
 
-def _at(where: tuple[int, int], detail: Any) -> dict[str, Any]:
-    """``detail`` under ``document.events[i].versions[j]``: the version at fault."""
-    event_index, version_index = where
-    return {"document": {"events": {str(event_index): {"versions": {str(version_index): detail}}}}}
+def _path(event_index: int, version_index: int | None, detail: Any) -> dict[str, Any]:
+    """``detail`` under ``document.events[i]`` (and ``.versions[j]``): the element at fault."""
+    if version_index is not None:
+        detail = {"versions": {version_index: detail}}
+    return {"document": {"events": {event_index: detail}}}
