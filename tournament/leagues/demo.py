@@ -9,8 +9,14 @@ from tournament.competitions.kinds import get_kind
 from tournament.leagues.models import League, Race
 
 DEMO_NAME = "Liga Heat Demo"
-DRIVERS = [("Ana", "Vermelho"), ("Rui", "Vermelho"), ("Eva", "Azul"), ("Gil", "Azul")]
-DRIVERS += [("Inês", None)]
+# (name, team); Inês drives for no team.
+DRIVERS: list[tuple[str, str | None]] = [
+    ("Ana", "Vermelho"),
+    ("Rui", "Vermelho"),
+    ("Eva", "Azul"),
+    ("Gil", "Azul"),
+    ("Inês", None),
+]
 # Finishing orders (indexes into DRIVERS) and the drivers who did not finish (last).
 RESULTS = {1: ([2, 0, 4, 1, 3], 1), 2: ([0, 2, 1, 3, 4], 0)}
 
