@@ -24,19 +24,9 @@ from scoring.formula_d import parse_race_results
 from tournament.championships.forms import DriverRowFormSet, initial_rows, row_names, submit_formset
 from tournament.championships.models import Championship, Driver, Race
 from tournament.competitions.kinds import AnyKind, get_kind
+from tournament.web import components as ui
 from tournament.web import pages, points
 from tournament.web.access import may_write, require_write_role, visible_or_404
-from tournament.web.components import (
-    NUMBER,
-    RANK,
-    TEXT,
-    Cell,
-    Column,
-    EventList,
-    EventRow,
-    Row,
-    Table,
-)
 
 
 def get_championship(pk: Any, user: Any) -> Championship:
@@ -57,7 +47,7 @@ def _race_url(championship: Championship, number: int) -> str:
     return PAGES.event_url(championship.pk, number)
 
 
-def race_list(championship: Championship, data: dict[str, Any]) -> EventList:
+def race_list(championship: Championship, data: dict[str, Any]) -> ui.EventList:
     """Every race: circuit, laps, status and, when counted in the standings, its winner."""
     winners: dict[int, str] = {}
     for d in data.get("drivers", []):
@@ -65,7 +55,7 @@ def race_list(championship: Championship, data: dict[str, Any]) -> EventList:
             if position == 1:
                 winners[n] = d["name"]
     rows = tuple(
-        EventRow(
+        ui.EventRow(
             number=race.number,
             name=race.circuit.title(),
             url=_race_url(championship, race.number),
@@ -76,7 +66,7 @@ def race_list(championship: Championship, data: dict[str, Any]) -> EventList:
         )
         for race in championship.races.all()
     )
-    return EventList(title=_("Races"), awards=(), rows=rows, event_label=_("Race"))
+    return ui.EventList(title=_("Races"), awards=(), rows=rows, event_label=_("Race"))
 
 
 @require_safe
@@ -106,40 +96,40 @@ def _race(championship: Championship, number: Any) -> Race:
     return race
 
 
-def classification_table(race: Race, names: dict[int, Driver], scored: dict[int, int]) -> Table:
+def classification_table(race: Race, names: dict[int, Driver], scored: dict[int, int]) -> ui.Table:
     """FD-42: the race's complete order with status, laps, WP left, pole and race points."""
     rows = []
     for entry in sorted(race.results, key=lambda r: r["position"]):
         driver = names.get(entry["driver"])
         rows.append(
-            Row(
+            ui.Row(
                 (
-                    Cell(entry["position"], RANK),
-                    Cell(driver.name if driver else f"#{entry['driver']}", TEXT),
-                    Cell(driver.team if driver else "", TEXT),
-                    Cell(_("finished") if entry["status"] == "finished" else _("eliminated")),
-                    Cell(entry["laps"], NUMBER),
-                    Cell(
+                    ui.Cell(entry["position"], ui.RANK),
+                    ui.Cell(driver.name if driver else f"#{entry['driver']}", ui.TEXT),
+                    ui.Cell(driver.team if driver else "", ui.TEXT),
+                    ui.Cell(_("finished") if entry["status"] == "finished" else _("eliminated")),
+                    ui.Cell(entry["laps"], ui.NUMBER),
+                    ui.Cell(
                         entry.get("wp_left") if isinstance(entry.get("wp_left"), int) else None,
-                        NUMBER,
+                        ui.NUMBER,
                     ),
-                    Cell(_("pole") if entry.get("pole") else "", TEXT),
-                    Cell(scored.get(entry["driver"]), NUMBER),
+                    ui.Cell(_("pole") if entry.get("pole") else "", ui.TEXT),
+                    ui.Cell(scored.get(entry["driver"]), ui.NUMBER),
                 )
             )
         )
-    return Table(
+    return ui.Table(
         slug="classification",
         title=_("Classification"),
         columns=(
-            Column("position", _("Pos."), RANK),
-            Column("driver", _("Driver"), TEXT),
-            Column("team", _("Team"), TEXT),
-            Column("status", _("Status"), TEXT),
-            Column("laps", _("Laps"), NUMBER),
-            Column("wp_left", _("WP left"), NUMBER),
-            Column("pole", _("Pole"), TEXT),
-            Column("points", _("Points"), NUMBER),
+            ui.Column("position", _("Pos."), ui.RANK),
+            ui.Column("driver", _("Driver"), ui.TEXT),
+            ui.Column("team", _("Team"), ui.TEXT),
+            ui.Column("status", _("Status"), ui.TEXT),
+            ui.Column("laps", _("Laps"), ui.NUMBER),
+            ui.Column("wp_left", _("WP left"), ui.NUMBER),
+            ui.Column("pole", _("Pole"), ui.TEXT),
+            ui.Column("points", _("Points"), ui.NUMBER),
         ),
         rows=tuple(rows),
     )

@@ -14,20 +14,8 @@ from django.utils.translation import gettext_lazy as _
 from tournament.rallies.models import Driver, Rally, RallyChampionship, RallyStage
 from tournament.rallies.setup import layout_name
 from tournament.web import charts
+from tournament.web import components as ui
 from tournament.web.access import visible_or_404
-from tournament.web.components import (
-    GAP,
-    NUMBER,
-    RANK,
-    TEXT,
-    TIME,
-    Cell,
-    Column,
-    EventList,
-    EventRow,
-    Row,
-    Table,
-)
 from tournament.web.pages import status_label
 
 
@@ -56,7 +44,7 @@ def stage_list(rally: Rally, snapshots: dict[int, dict[str, Any]], names: dict[i
         classified = (snap.get("stages") or [])[-1:] or [{}]
         winners = classified[0].get("winners") or []
         rows.append(
-            EventRow(
+            ui.EventRow(
                 number=stage.number,
                 name=stage.name,
                 url=None,
@@ -66,43 +54,43 @@ def stage_list(rally: Rally, snapshots: dict[int, dict[str, Any]], names: dict[i
                 winner=", ".join(names.get(w, "") for w in winners),
             )
         )
-    return EventList(title=_("Stages"), awards=(), rows=tuple(rows), event_label=_("Stage"))
+    return ui.EventList(title=_("Stages"), awards=(), rows=tuple(rows), event_label=_("Stage"))
 
 
-def overall_table(data: dict[str, Any]) -> Table:
+def overall_table(data: dict[str, Any]) -> ui.Table:
     """RM-44: ranked drivers with time and gap, then drivers out of the rally (RM-46)."""
     rows = []
     for row in data.get("overall") or []:
         out = row["out_after_stage"]
         rows.append(
-            Row(
+            ui.Row(
                 cells=(
-                    Cell(row["rank"], RANK),
-                    Cell(row["name"]),
-                    Cell(row["time"], TIME),
-                    Cell(row["gap"] or None, GAP),
-                    Cell(row["stage_wins"], NUMBER),
-                    Cell(_("retired on stage %(n)s") % {"n": out} if out else ""),
+                    ui.Cell(row["rank"], ui.RANK),
+                    ui.Cell(row["name"]),
+                    ui.Cell(row["time"], ui.TIME),
+                    ui.Cell(row["gap"] or None, ui.GAP),
+                    ui.Cell(row["stage_wins"], ui.NUMBER),
+                    ui.Cell(_("retired on stage %(n)s") % {"n": out} if out else ""),
                 )
             )
         )
-    return Table(
+    return ui.Table(
         slug="overall",
         title=_("Overall classification"),
         columns=(
-            Column("rank", _("Rank"), RANK),
-            Column("driver", _("Driver")),
-            Column("time", _("Time"), TIME),
-            Column("gap", _("Gap"), GAP),
-            Column("stage_wins", _("Stage wins"), NUMBER),
-            Column("out", _("Out of the rally")),
+            ui.Column("rank", _("Rank"), ui.RANK),
+            ui.Column("driver", _("Driver")),
+            ui.Column("time", _("Time"), ui.TIME),
+            ui.Column("gap", _("Gap"), ui.GAP),
+            ui.Column("stage_wins", _("Stage wins"), ui.NUMBER),
+            ui.Column("out", _("Out of the rally")),
         ),
         rows=tuple(rows),
         empty=_("No stage resolved yet."),
     )
 
 
-def stage_by_stage_table(data: dict[str, Any], names: dict[int, str]) -> Table:
+def stage_by_stage_table(data: dict[str, Any], names: dict[int, str]) -> ui.Table:
     """One row per driver (overall order), one column per stage: the stage time (RM-42).
 
     A stage win is marked ``(1)`` and a Super Rally time (RM-46) ``*``, in text rather than
@@ -117,21 +105,21 @@ def stage_by_stage_table(data: dict[str, Any], names: dict[int, str]) -> Table:
     }
     rows = []
     for row in data.get("overall") or []:
-        cells = [Cell(row["rank"], RANK), Cell(row["name"])]
+        cells = [ui.Cell(row["rank"], ui.RANK), ui.Cell(row["name"])]
         for s in stages:
             time, super_rally, rank = times[s["number"]].get(row["driver"], (None, False, None))
             text = _format_stage_time(time, super_rally, rank)
-            cells.append(Cell(text, TEXT))
-        cells.append(Cell(row["time"], TIME))
-        rows.append(Row(cells=tuple(cells)))
-    return Table(
+            cells.append(ui.Cell(text, ui.TEXT))
+        cells.append(ui.Cell(row["time"], ui.TIME))
+        rows.append(ui.Row(cells=tuple(cells)))
+    return ui.Table(
         slug="stage-times",
         title=_("Stage times"),
         columns=(
-            Column("rank", _("Rank"), RANK),
-            Column("driver", _("Driver")),
-            *(Column(f"ss{s['number']}", _("SS%(n)s") % {"n": s["number"]}) for s in stages),
-            Column("time", _("Total"), TIME),
+            ui.Column("rank", _("Rank"), ui.RANK),
+            ui.Column("driver", _("Driver")),
+            *(ui.Column(f"ss{s['number']}", _("SS%(n)s") % {"n": s["number"]}) for s in stages),
+            ui.Column("time", _("Total"), ui.TIME),
         ),
         rows=tuple(rows),
         empty=_("No stage resolved yet."),
@@ -199,7 +187,7 @@ def get_championship(pk: Any, user: Any) -> RallyChampionship:
     return visible_or_404(queryset, pk, user)
 
 
-def championship_table(data: dict[str, Any], rally_count: int) -> Table:
+def championship_table(data: dict[str, Any], rally_count: int) -> ui.Table:
     """RM-51 order with points, wins and the position in each counted rally."""
     counted = data.get("after_rally") or 0
     rows = []
@@ -208,27 +196,27 @@ def championship_table(data: dict[str, Any], rally_count: int) -> Table:
         results = []
         for i, position in enumerate(row["results"], start=1):
             text = "–" if position is None else str(position)
-            results.append(Cell(f"({text})" if i in dropped else text))
+            results.append(ui.Cell(f"({text})" if i in dropped else text))
         rows.append(
-            Row(
+            ui.Row(
                 cells=(
-                    Cell(row["rank"], RANK),
-                    Cell(row["name"]),
+                    ui.Cell(row["rank"], ui.RANK),
+                    ui.Cell(row["name"]),
                     *results,
-                    Cell(row["wins"], NUMBER),
-                    Cell(row["points"], NUMBER),
+                    ui.Cell(row["wins"], ui.NUMBER),
+                    ui.Cell(row["points"], ui.NUMBER),
                 )
             )
         )
-    return Table(
+    return ui.Table(
         slug="championship",
         title=_("Championship standings"),
         columns=(
-            Column("rank", _("Rank"), RANK),
-            Column("driver", _("Driver")),
-            *(Column(f"r{n}", _("R%(n)s") % {"n": n}) for n in range(1, counted + 1)),
-            Column("wins", _("Wins"), NUMBER),
-            Column("points", _("Points"), NUMBER),
+            ui.Column("rank", _("Rank"), ui.RANK),
+            ui.Column("driver", _("Driver")),
+            *(ui.Column(f"r{n}", _("R%(n)s") % {"n": n}) for n in range(1, counted + 1)),
+            ui.Column("wins", _("Wins"), ui.NUMBER),
+            ui.Column("points", _("Points"), ui.NUMBER),
         ),
         rows=tuple(rows),
         empty=_("No rally counted yet: a rally counts once all its stages are resolved."),

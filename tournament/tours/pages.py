@@ -19,21 +19,8 @@ from django.utils.translation import pgettext_lazy
 
 from tournament.tours.models import Finish, Rider, RiderRole, Stage, Team, Tour
 from tournament.web import charts
+from tournament.web import components as ui
 from tournament.web.access import visible_or_404
-from tournament.web.components import (
-    GAP,
-    NUMBER,
-    RANK,
-    TEXT,
-    TIME,
-    Award,
-    Cell,
-    Column,
-    EventList,
-    EventRow,
-    Row,
-    Table,
-)
 from tournament.web.pages import status_label
 
 JERSEY_OF = {"general": "yellow", "sprint": "green", "mountain": "polka_dot"}
@@ -117,7 +104,7 @@ def classification_tables(
     *,
     after: int | None = None,
     highlight_team: int | None = None,
-) -> list[Table]:
+) -> list[ui.Table]:
     """General, Sprint, Mountain, Team and Tour Points tables of one standings snapshot."""
     wearing = {rider: name for name, rider in (data.get("jerseys") or {}).items() if rider}
     latest = tour.standings_through
@@ -125,35 +112,35 @@ def classification_tables(
     def csv(slug: str) -> str:
         return with_after(reverse("tours:tour-csv", args=[tour.pk, slug]), after, latest)
 
-    def rider_cells(row: dict[str, Any]) -> tuple[Cell, Cell]:
+    def rider_cells(row: dict[str, Any]) -> tuple[ui.Cell, ui.Cell]:
         return (
-            Cell(row["name"], TEXT, icon=wearing.get(row["rider"])),
-            Cell(names.team(row["team"]), TEXT, href=team_url(tour, row["team"])),
+            ui.Cell(row["name"], ui.TEXT, icon=wearing.get(row["rider"])),
+            ui.Cell(names.team(row["team"]), ui.TEXT, href=team_url(tour, row["team"])),
         )
 
     rank, rider, team = (
-        Column("rank", pgettext_lazy("rank", "#"), RANK),
-        Column("rider", _("Rider"), TEXT),
-        Column("team", _("Team"), TEXT),
+        ui.Column("rank", pgettext_lazy("rank", "#"), ui.RANK),
+        ui.Column("rider", _("Rider"), ui.TEXT),
+        ui.Column("team", _("Team"), ui.TEXT),
     )
     time, gap, points = (
-        Column("time", _("Time"), TIME),
-        Column("gap", _("Gap"), GAP),
-        Column("points", _("Points"), NUMBER),
+        ui.Column("time", _("Time"), ui.TIME),
+        ui.Column("gap", _("Gap"), ui.GAP),
+        ui.Column("points", _("Points"), ui.NUMBER),
     )
     tables = [
-        Table(
+        ui.Table(
             slug="general",
             title=CLASSIFICATIONS["general"],
             icon="yellow",
             columns=(rank, rider, team, time, gap),
             rows=tuple(
-                Row(
+                ui.Row(
                     (
-                        Cell(r["rank"], RANK),
+                        ui.Cell(r["rank"], ui.RANK),
                         *rider_cells(r),
-                        Cell(r["time"], TIME),
-                        Cell(r["gap"], GAP),
+                        ui.Cell(r["time"], ui.TIME),
+                        ui.Cell(r["gap"], ui.GAP),
                     ),
                     highlight=r["team"] == highlight_team,
                 )
@@ -164,14 +151,18 @@ def classification_tables(
     ]
     for slug in ("sprint", "mountain"):
         tables.append(
-            Table(
+            ui.Table(
                 slug=slug,
                 title=CLASSIFICATIONS[slug],
                 icon=JERSEY_OF[slug],
                 columns=(rank, rider, team, points),
                 rows=tuple(
-                    Row(
-                        (Cell(r["rank"], RANK), *rider_cells(r), Cell(r["points"], NUMBER)),
+                    ui.Row(
+                        (
+                            ui.Cell(r["rank"], ui.RANK),
+                            *rider_cells(r),
+                            ui.Cell(r["points"], ui.NUMBER),
+                        ),
                         highlight=r["team"] == highlight_team,
                     )
                     for r in data.get(slug, [])
@@ -180,17 +171,17 @@ def classification_tables(
             )
         )
     tables.append(
-        Table(
+        ui.Table(
             slug="team",
             title=CLASSIFICATIONS["team"],
             columns=(rank, team, time, gap),
             rows=tuple(
-                Row(
+                ui.Row(
                     (
-                        Cell(r["rank"], RANK),
-                        Cell(r["name"], TEXT, href=team_url(tour, r["team"])),
-                        Cell(r["time"], TIME),
-                        Cell(r["gap"], GAP),
+                        ui.Cell(r["rank"], ui.RANK),
+                        ui.Cell(r["name"], ui.TEXT, href=team_url(tour, r["team"])),
+                        ui.Cell(r["time"], ui.TIME),
+                        ui.Cell(r["gap"], ui.GAP),
                     ),
                     highlight=r["team"] == highlight_team,
                 )
@@ -200,26 +191,26 @@ def classification_tables(
         )
     )
     tables.append(
-        Table(
+        ui.Table(
             slug="tour_points",
             title=CLASSIFICATIONS["tour_points"],
             columns=(
                 rank,
                 team,
-                Column("podium", _("Podium"), NUMBER),
-                Column("rest_days", _("Rest Day"), NUMBER),
-                Column("classification", _("Classification"), NUMBER),
-                Column("total", _("Total"), NUMBER),
+                ui.Column("podium", _("Podium"), ui.NUMBER),
+                ui.Column("rest_days", _("Rest Day"), ui.NUMBER),
+                ui.Column("classification", _("Classification"), ui.NUMBER),
+                ui.Column("total", _("Total"), ui.NUMBER),
             ),
             rows=tuple(
-                Row(
+                ui.Row(
                     (
-                        Cell(r["rank"], RANK),
-                        Cell(r["name"], TEXT, href=team_url(tour, r["team"])),
-                        Cell(r["podium"], NUMBER),
-                        Cell(r["rest_days"], NUMBER),
-                        Cell(r["classification"], NUMBER),
-                        Cell(r["total"], NUMBER),
+                        ui.Cell(r["rank"], ui.RANK),
+                        ui.Cell(r["name"], ui.TEXT, href=team_url(tour, r["team"])),
+                        ui.Cell(r["podium"], ui.NUMBER),
+                        ui.Cell(r["rest_days"], ui.NUMBER),
+                        ui.Cell(r["classification"], ui.NUMBER),
+                        ui.Cell(r["total"], ui.NUMBER),
                     ),
                     highlight=r["team"] == highlight_team,
                 )
@@ -231,7 +222,7 @@ def classification_tables(
     return tables
 
 
-def stage_list(tour: Tour, snapshots: dict[int, dict[str, Any]], names: Names) -> EventList:
+def stage_list(tour: Tour, snapshots: dict[int, dict[str, Any]], names: Names) -> ui.EventList:
     """Every stage with its status, winner and the jersey holders after it."""
     rows = []
     for stage in tour.stages.all():
@@ -239,7 +230,7 @@ def stage_list(tour: Tour, snapshots: dict[int, dict[str, Any]], names: Names) -
         podium = ((snap or {}).get("stage") or {}).get("podium") or []
         jerseys = (snap or {}).get("jerseys") or {}
         rows.append(
-            EventRow(
+            ui.EventRow(
                 number=stage.number,
                 name=stage.name,
                 url=reverse("tours:stage", args=[tour.pk, stage.number]),
@@ -251,9 +242,9 @@ def stage_list(tour: Tour, snapshots: dict[int, dict[str, Any]], names: Names) -
                 after_break=_("Rest Day") if stage.rest_day_after else "",
             )
         )
-    return EventList(
+    return ui.EventList(
         title=_("Stages"),
-        awards=tuple(Award(j, label, icon=j) for j, label in JERSEY_NAMES.items()),
+        awards=tuple(ui.Award(j, label, icon=j) for j, label in JERSEY_NAMES.items()),
         rows=tuple(rows),
         event_label=_("Stage"),
     )
