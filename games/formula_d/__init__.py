@@ -8,6 +8,7 @@ Public entry points: :func:`simulate_race` (a whole race with automatic drivers)
 
 from __future__ import annotations
 
+from games.formula_d.advanced_driver import AdvancedDriver
 from games.formula_d.circuit import Circuit, circuit_from_json, load_circuit, shipped_circuits
 from games.formula_d.dice import BLACK, GEAR_FACES, DiceSource, RandomDice, ScriptedDice
 from games.formula_d.errors import CircuitError, FormulaDError
@@ -29,6 +30,7 @@ __all__ = [
     "BLACK",
     "GEAR_FACES",
     "PIT",
+    "AdvancedDriver",
     "AutoDriver",
     "Car",
     "CarSetup",

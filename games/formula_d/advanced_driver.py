@@ -10,21 +10,42 @@ tyres are down to half, and fits rain tyres in the wet, hard ones otherwise (FD-
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from games.formula_d import advanced
-from games.formula_d.dice import GEAR_FACES, distribution
+from games.formula_d.dice import GEAR_FACES
 from games.formula_d.moves import MoveOption, options_for
+from games.formula_d.policy import DISTRIBUTIONS, IDEAL_GEAR, OUT, AutoDriver, lane_tables
+from games.formula_d.race import Car, Race
 from games.formula_d.track import PIT
 from scoring.formula_d.rules import ZONES
 
-if TYPE_CHECKING:
-    from games.formula_d.policy import AutoDriver
-    from games.formula_d.race import Car, Race
-
-OUT = -1000.0
 SPIN = 12.0  # spaces a spin costs: the next move is in 1st gear (FD-61)
-DISTRIBUTIONS = {g: distribution(g) for g in GEAR_FACES}
+
+
+class AdvancedDriver(AutoDriver):
+    """The automatic driver of advanced races: zones, tyres, pit stops and technical stops.
+
+    Gear and move are chosen as :class:`AutoDriver` does, with each cost charged to its zone.
+    """
+
+    def wants_pit(self, race: Race, car: Car) -> bool:
+        return wants_pit(race, car)
+
+    def choose_technical_stop(self, race: Race, car: Car) -> dict[str, int]:
+        """FD-69 (pit reservoir): WP to restore per zone at a technical stop."""
+        return choose_technical_stop(race, car)
+
+    def choose_tyres(self, race: Race, car: Car) -> str:
+        """FD-66: the tyres to fit, once the weather is known."""
+        return choose_tyres(race, car)
+
+    def choose_gear(self, race: Race, car: Car, allowed: Sequence[int]) -> int:
+        if car.in_pit:
+            return _pit_lane_gear(race, car, allowed)
+        return choose_gear(self, race, car, allowed)
+
+    def choose_move(self, race: Race, car: Car, options: Sequence[MoveOption]) -> MoveOption:
+        return choose_move(self, race, car, options)
 
 
 def wants_pit(race: Race, car: Car) -> bool:
@@ -37,10 +58,8 @@ def wants_pit(race: Race, car: Car) -> bool:
     return car.zones["tyres"] <= car.zone_start["tyres"] // 2
 
 
-def zone_values(driver: AutoDriver, race: Race, car: Car) -> dict[str, float]:
+def zone_values(race: Race, car: Car) -> dict[str, float]:
     """Spaces one WP of each zone is worth now."""
-    from games.formula_d.policy import lane_tables
-
     assert car.zones is not None
     track = race.track
     tables = lane_tables(track)
@@ -85,10 +104,8 @@ def choose_tyres(race: Race, car: Car) -> str:
 
 def choose_gear(driver: AutoDriver, race: Race, car: Car, allowed: Sequence[int]) -> int:
     """The gear with the best expected outcome over its die (one-lane look-ahead)."""
-    if car.in_pit:
-        return _pit_lane_gear(race, car, allowed)
     assert car.zones is not None
-    lam = zone_values(driver, race, car)
+    lam = zone_values(race, car)
     rules = race.rules
     multiplier = advanced.tyre_multiplier(race, car)
     tyres = car.zones["tyres"]
@@ -142,8 +159,6 @@ def choose_gear(driver: AutoDriver, race: Race, car: Car, allowed: Sequence[int]
 def _pit_lane_gear(race: Race, car: Car, allowed: Sequence[int]) -> int:
     # The highest gear whose every face fits before the exit of the first corner after the pit
     # lane: once back on the track the brakes pay for any excess (FD-48 ends at the exit).
-    from games.formula_d.policy import IDEAL_GEAR, lane_tables
-
     pit = race.track.circuit.pit
     assert pit is not None
     exit_node = race.track.node_id[pit.exit]
@@ -157,7 +172,7 @@ def choose_move(
     driver: AutoDriver, race: Race, car: Car, options: Sequence[MoveOption]
 ) -> MoveOption:
     """The option with the best value; ties go to the first."""
-    lam = zone_values(driver, race, car)
+    lam = zone_values(race, car)
     pit = wants_pit(race, car)
     best, best_value = options[0], float("-inf")
     for option in options:

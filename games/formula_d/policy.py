@@ -10,14 +10,12 @@ itself is chosen among the engine's exact options.
 
 from __future__ import annotations
 
-import itertools
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import TypeVar
+from typing import Any
 
-from games.formula_d import advanced_driver
 from games.formula_d.circuit import Pos
 from games.formula_d.dice import GEAR_FACES, distribution
 from games.formula_d.moves import MoveOption, OptionList
@@ -27,8 +25,6 @@ from scoring.formula_d.rules import FormulaDRules
 
 OUT = -1000.0  # value of an elimination
 _NEG_INF = float("-inf")
-_K = TypeVar("_K")
-_V = TypeVar("_V")
 MAX_FACE = {g: max(f) for g, f in GEAR_FACES.items()}
 # The highest gear whose every face fits in a limit of n spaces (index n), at least 1.
 IDEAL_GEAR = tuple(max([1, *(g for g in GEAR_FACES if MAX_FACE[g] <= n)]) for n in range(100))
@@ -137,13 +133,6 @@ class LaneTables:
         return tuple(out)
 
 
-_TABLES: dict[int, LaneTables] = {}
-# pure memo of AutoDriver WP values (_wp_value), per (track, laps)
-_LAMS: dict[tuple[object, ...], dict[tuple[Pos, int, int, bool, bool], float]] = {}
-# pure memo of AutoDriver gear choices, per (pit_below, track, rules token)
-_GEARS: dict[tuple[object, ...], dict[tuple[object, ...], int]] = {}
-
-
 _FUTURE: dict[tuple[int, int], dict[int, tuple[tuple[int, int, float], ...]]] = {}
 
 
@@ -195,26 +184,10 @@ def _lam_terms(rules: FormulaDRules, lam: float) -> tuple[list[float], dict[int,
     return terms
 
 
-_RULES: dict[int, tuple[FormulaDRules, int]] = {}
-_TOKENS = itertools.count(1)
-
-
-def _rules_token(rules: FormulaDRules) -> int:
-    # Hashing the ~60 fields of the rules on every memo look-up is slow: a token per rules
-    # object (held, so its id is not reused) stands in for it in memo keys.
-    entry = _RULES.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        if len(_RULES) > 1000:
-            _RULES.clear()
-        entry = _RULES[id(rules)] = (rules, next(_TOKENS))  # never reused
-    return entry[1]
-
-
-def _memo_table(
-    store: dict[tuple[object, ...], dict[_K, _V]], outer: tuple[object, ...]
-) -> dict[_K, _V]:
-    """The memo table of ``store`` for ``outer`` (the track, rules... it depends on), made empty
-    when first asked for; at most 100 are kept."""
+def _memo_table(track: Track, outer: tuple[object, ...]) -> dict[Any, Any]:
+    """The driver's memo table kept on ``track`` for ``outer`` (what else it depends on: the
+    laps, the driver's setting, the rules), made empty when first asked for; at most 100 kept."""
+    store: dict[tuple[object, ...], dict[Any, Any]] = track.driver_memo
     table = store.get(outer)
     if table is None:
         if len(store) > 100:
@@ -224,11 +197,10 @@ def _memo_table(
 
 
 def lane_tables(track: Track) -> LaneTables:
-    """The look-ahead tables of ``track`` (cached for the life of the track object)."""
-    tables = _TABLES.get(id(track))
-    if tables is None or tables.track is not track:
-        tables = LaneTables(track)
-        _TABLES[id(track)] = tables
+    """The look-ahead tables of ``track``, made on first use and kept on the track."""
+    tables: LaneTables | None = track.driver_tables
+    if tables is None:
+        tables = track.driver_tables = LaneTables(track)
     return tables
 
 
@@ -317,10 +289,10 @@ class _RaceView:
         # gear choices depend on the driver's setting, the track and the rules; WP values on
         # the track and the number of laps
         self.gears: dict[tuple[object, ...], int] = _memo_table(
-            _GEARS, (driver.pit_below, race.track, _rules_token(rules))
+            race.track, ("gears", driver.pit_below, rules)
         )
         self.lams: dict[tuple[Pos, int, int, bool, bool], float] = _memo_table(
-            _LAMS, (race.track, race.laps)
+            race.track, ("wp values", race.laps)
         )
         self.futures = _future_table(rules)
         self.bwp, self.owp = rules.brake_wp_per_space, rules.overshoot_wp_per_space
@@ -328,7 +300,8 @@ class _RaceView:
 
 
 class AutoDriver:
-    """The default :class:`~games.formula_d.race.DriverPolicy`.
+    """The default :class:`~games.formula_d.race.DriverPolicy` of basic races (advanced races:
+    :class:`~games.formula_d.advanced_driver.AdvancedDriver`, its subclass).
 
     ``pit_below`` is the WP at or under which the driver stops at the end of lap 1 (2-lap race).
     """
@@ -394,8 +367,6 @@ class AutoDriver:
 
     def wants_pit(self, race: Race, car: Car) -> bool:
         """Pit at the end of lap 1 when worn (FD-43)."""
-        if car.zones is not None:
-            return advanced_driver.wants_pit(race, car)
         laps_done = max(0, car.crossings - 1)
         if race.track.circuit.pit is None or race.laps < 2 or laps_done >= race.laps - 1:
             return False
@@ -404,20 +375,10 @@ class AutoDriver:
         threshold = self.pit_below if self.pit_below is not None else race.rules.wp_start // 2 + 1
         return car.wp <= threshold
 
-    def choose_technical_stop(self, race: Race, car: Car) -> dict[str, int]:
-        """FD-69 (advanced, pit reservoir): WP to restore per zone at a technical stop."""
-        return advanced_driver.choose_technical_stop(race, car)
-
-    def choose_tyres(self, race: Race, car: Car) -> str:
-        """FD-66 (advanced): the tyres to fit, once the weather is known."""
-        return advanced_driver.choose_tyres(race, car)
-
     # -- gear --------------------------------------------------------------------------------
 
     def choose_gear(self, race: Race, car: Car, allowed: Sequence[int]) -> int:
         """The gear with the best expected outcome over its die (one-lane look-ahead)."""
-        if car.zones is not None:
-            return advanced_driver.choose_gear(self, race, car, allowed)
         if car.in_pit:
             return max(allowed)
         lam = self._value_and_pit(race, car)[0]
@@ -586,8 +547,6 @@ class AutoDriver:
 
     def choose_move(self, race: Race, car: Car, options: Sequence[MoveOption]) -> MoveOption:
         """The option with the best value; ties go to the first (options are ordered)."""
-        if car.zones is not None:
-            return advanced_driver.choose_move(self, race, car, options)
         if isinstance(options, OptionList) and options.track is race.track:
             lam, pit = self._value_and_pit(race, car)
             return options[self._best_record(race, car, options, lam, pit)]

@@ -7,12 +7,10 @@ would submit (FD-78) and ``replay_json()`` the per-move log.
 
 from __future__ import annotations
 
-import gc
 import random
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
+from games.formula_d.advanced_driver import AdvancedDriver
 from games.formula_d.circuit import Circuit, load_circuit
 from games.formula_d.dice import DiceSource, RandomDice
 from games.formula_d.errors import FormulaDError
@@ -23,22 +21,16 @@ from games.formula_d.track import Track
 from scoring.formula_d.rules import RULE_SETS, FormulaDRules, build_formula_d_rules, check_laps
 from scoring.params import ParamError
 
-_TRACKS: dict[Circuit, Track] = {}
-# the same by object identity (hashing a whole circuit costs more than a race's set-up)
-_BY_ID: dict[int, tuple[Circuit, Track]] = {}
+_TRACKS: dict[Circuit, Track] = {}  # by value: equal circuits share one geometry
 
 
 def track_for(circuit: Circuit) -> Track:
-    """The (shared, read-only) geometry of ``circuit``."""
-    known = _BY_ID.get(id(circuit))
-    if known is not None and known[0] is circuit:
-        return known[1]
+    """The (shared, read-only) geometry of ``circuit``, made once per distinct circuit."""
     track = _TRACKS.get(circuit)
     if track is None:
+        if len(_TRACKS) > 100:
+            _TRACKS.clear()
         track = _TRACKS[circuit] = Track(circuit)
-    if len(_BY_ID) > 100:
-        _BY_ID.clear()
-    _BY_ID[id(circuit)] = (circuit, track)  # holds the circuit, so its id is not reused
     return track
 
 
@@ -83,37 +75,7 @@ def simulate_race(
         laps=laps,
         rules=rules or build_formula_d_rules({}, rule_set)[0],
         dice=dice,
-        policy=policy or AutoDriver(),
+        policy=policy or (AdvancedDriver() if rule_set == "advanced" else AutoDriver()),
         rule_set=rule_set,
     )
-    with _gc_relaxed():
-        return race.run()
-
-
-_GC_LOCK = threading.Lock()
-_gc_races = 0  # races running now (threads), under _GC_LOCK
-_gc_saved: tuple[int, ...] = ()  # the thresholds to restore when the last one ends
-
-
-@contextmanager
-def _gc_relaxed() -> Iterator[None]:
-    # A race allocates many short-lived tuples (search states) and keeps per-circuit memo
-    # tables; with the default thresholds the cyclic collector scanning them took a sixth of
-    # the run time (a third before the memo tables). The engine makes no reference cycles (a
-    # finished race is freed at once: tested), so during a race the collector runs ~30 times
-    # less often; the caller's thresholds come back when the last race running in the process
-    # ends (races in several threads overlap). Pausing it instead costs more: the objects of
-    # the whole race are then scanned at once when it resumes.
-    global _gc_races, _gc_saved
-    with _GC_LOCK:
-        if _gc_races == 0:
-            _gc_saved = gc.get_threshold()
-            gc.set_threshold(20_000, 50, 100)
-        _gc_races += 1
-    try:
-        yield
-    finally:
-        with _GC_LOCK:
-            _gc_races -= 1
-            if _gc_races == 0:
-                gc.set_threshold(*_gc_saved)
+    return race.run()

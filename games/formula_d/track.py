@@ -160,6 +160,9 @@ class Track:
         self.move_cache: dict[Any, Any] = {}  # search.py: searches on the empty track
         # search.py's lookups for danger, tunnels, police and debris, made on first use
         self.search_tables: Any = None
+        # policy.py: the automatic driver's look-ahead tables and memo tables (pure caches)
+        self.driver_tables: Any = None
+        self.driver_memo: dict[tuple[object, ...], dict[Any, Any]] = {}
         # contact.py: per space id, the bit mask of the space ahead and those beside (FD-29)
         self.near_masks = self._near_masks()
 

@@ -10,7 +10,7 @@ import pytest
 
 from games.formula_d import (
     BLACK,
-    AutoDriver,
+    AdvancedDriver,
     Entrant,
     FormulaDError,
     MoveOption,
@@ -40,7 +40,7 @@ def test_cars_start_with_the_six_zones_or_their_own_build() -> None:
     build = {"tyres": 8, "brakes": 4, "gearbox": 2, "body": 2, "engine": 2, "handling": 2}
     entrants = [Entrant(1, "A", build=build), Entrant(2, "B")]
     race = Race(track_for(MONACO), entrants, laps=1, rules=rules, dice=ScriptedDice([]),
-                policy=AutoDriver(), rule_set="advanced")  # fmt: skip
+                policy=AdvancedDriver(), rule_set="advanced")  # fmt: skip
     assert [c.zones for c in race.cars] == [build, FULL]
     bad = [Entrant(1, "A", build={**build, "tyres": 9})]
     with pytest.raises(FormulaDError) as err:
