@@ -168,3 +168,25 @@ def test_unbounded_bonus_leaves_everyone_open() -> None:
     )
     title = title_statuses(_Title(champ, teams=False))
     assert {r.status for r in title.entrants} == {"open"}
+
+
+def test_needs_help_and_its_scenario() -> None:
+    # Ana 18, Ben 8, Cai 10 with one race of (10, 8, 0) left, every car scoring (FD-71 off).
+    entrants = (Entrant(1, "Ana"), Entrant(2, "Ben"), Entrant(3, "Cai"))
+    scale = Scale((10, 8, 0), finishers_only=False)
+    history = (
+        Race(1, (Finish(1, 1), Finish(2, 2), Finish(3, 3))),
+        Race(2, (Finish(3, 1), Finish(1, 2), Finish(2, 3))),
+    )
+    champ = PointsChampionship(entrants, history, scale, total_races=3)
+    rows = points_statuses(champ)["drivers"].by_entrant()
+    # Ana wins the title by winning the race whatever the others do.
+    assert rows[1].status == "open" and not rows[1].needs_help
+    # Ben wins only if Ana ends last: he needs help, and the scenario shows it.
+    assert rows[2].status == "open" and rows[2].needs_help
+    assert rows[2].scenario is not None
+    (event,) = rows[2].scenario.events
+    assert event.order == (2, 3, 1)
+    final = champ.standings([r for r in rows[2].scenario.results if isinstance(r, Race)])
+    assert final.drivers[0].driver == 2
+    assert rows[3].status == "open" and rows[3].needs_help
