@@ -86,7 +86,8 @@ def championship(request: HttpRequest, pk: int) -> HttpResponse:
         "grid": points.result_grid(data, lambda n: _race_url(champ, n)),
         "chart": points.points_chart(data),
         "can_write": may_write(request.user, champ),
-        "to_enter": next((race for race in races if race.version == 0), None),
+        "to_enter": (to_enter := next((race for race in races if race.version == 0), None)),
+        "to_enter_url": PAGES.results_url(champ.pk, to_enter.number) if to_enter else "",
     }
     return render(request, "web/championships/championship.html", context)
 
