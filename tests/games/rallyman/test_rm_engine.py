@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from rm_lab import Lab, lab_track, straight_lab
 
+from games.rallyman.check import check_stage
 from games.rallyman.engine import Plan, Step, TurnContext, check_plan, turn_dice
 from games.rallyman.errors import PlanError
 from games.rallyman.simulate import CarEntry, simulate_stage
@@ -296,10 +297,10 @@ def test_rm21_seeded_stage_with_a_driver_that_ignores_fords() -> None:
     ford = {i for i, f in enumerate(track.ford) if f}
     stops = 0
     for seed in range(20):
-        run = simulate_stage(
-            track, [CarEntry(1), CarEntry(2)], RallyRules(), random.Random(seed), driver=Flat()
-        )
+        entries = [CarEntry(1), CarEntry(2)]
+        run = simulate_stage(track, entries, RallyRules(), random.Random(seed), driver=Flat())
         assert all(c.status == "finished" for c in run.cars)
+        assert check_stage(track, entries, RallyRules(), run.replay_json()).violations == []
         for turn in run.replay:
             if not turn["ford_stop"]:
                 continue
