@@ -19,6 +19,7 @@ from scoring.points.championship import (
     TeamStanding,
     compute_standings,
     race_total,
+    snapshots,
 )
 from scoring.points.presets import DEFAULT_LEAGUE_POINTS, LEAGUE_POINTS_PRESETS, points_table
 from scoring.points.validation import (
@@ -43,5 +44,6 @@ __all__ = [
     "parse_finishes",
     "points_table",
     "race_total",
+    "snapshots",
     "validate_finishing_order",
 ]

@@ -171,6 +171,26 @@ def compute_standings(
     return Standings(races[-1].number, ranked, _teams(entrants, by_race, scale, max_pos))
 
 
+def snapshots(
+    entrants: Sequence[Entrant], races: Sequence[Race], scale: Scale
+) -> list[dict[str, Any]]:
+    """The standings JSON after each of ``races`` (1..k, in order), each driver row with its
+    ``race_totals`` as ``race_points`` (dropped ones included), ``dropped`` and ``progression``
+    (standings points after each race so far, for a chart)."""
+    progression: dict[int, list[int]] = {}
+    documents = []
+    for k in range(1, len(races) + 1):
+        standings = compute_standings(entrants, races[:k], scale)
+        data = standings.to_json()
+        for row, s in zip(data["drivers"], standings.drivers, strict=True):
+            history = progression.setdefault(s.driver, [])
+            history.append(s.points)
+            row.update(race_points=list(s.race_totals), dropped=list(s.dropped))
+            row["progression"] = list(history)
+        documents.append(data)
+    return documents
+
+
 def _ranked(s: DriverStanding, rank: int) -> DriverStanding:
     return DriverStanding(
         rank,

@@ -14,18 +14,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
+from scoring import points
 from scoring.issues import Issue
-from scoring.points import (
-    Entrant,
-    Scale,
-    Standings,
-    compute_standings,
-    parse_finishes,
-    validate_finishing_order,
-)
-from scoring.points import (
-    Race as PointsRace,
-)
 from tournament.competitions.errors import InvalidInput, nest_row_errors
 from tournament.competitions.kinds import Document, GameKind, Row
 from tournament.leagues import serializers as s
@@ -58,25 +48,6 @@ def _message(issue: Issue, names: dict[int, str]) -> str:
     driver = issue.params.get("driver")
     params = {**issue.params, "name": names.get(driver, "") if isinstance(driver, int) else ""}
     return str(template) % params
-
-
-def standings_json(
-    entrants: Sequence[Entrant],
-    scale: Scale,
-    races: Sequence[PointsRace],
-    progression: dict[int, list[int]],
-) -> Document:
-    """API.md's standings plus per-driver ``race_points``, ``dropped`` and ``progression``
-    (the chart's points after each race; extended in place so races 1..k take one pass)."""
-    standings: Standings = compute_standings(entrants, races, scale)
-    data = standings.to_json()
-    for row, standing in zip(data["drivers"], standings.drivers, strict=True):
-        history = progression.setdefault(standing.driver, [])
-        history.append(standing.points)
-        row["race_points"] = list(standing.race_totals)  # FD-73 totals, dropped ones included
-        row["dropped"] = list(standing.dropped)  # FD-74
-        row["progression"] = list(history)
-    return data
 
 
 class LeagueKind(GameKind[League, Race]):
@@ -116,7 +87,7 @@ class LeagueKind(GameKind[League, Race]):
 
     def validate_results(self, competition: League, event: Race, rows: list[Row]) -> list[Row]:
         names = dict(competition.drivers.values_list("pk", "name"))
-        issues = validate_finishing_order(
+        issues = points.validate_finishing_order(
             rows,
             entered=list(event.drivers),
             known=list(names),
@@ -139,19 +110,14 @@ class LeagueKind(GameKind[League, Race]):
         ]
 
     def compute_snapshots(self, competition: League, events: Sequence[Race]) -> list[Document]:
-        drivers = competition.drivers.order_by("order")
-        entrants = [Entrant(d.pk, d.name, d.team or None) for d in drivers]
-        scale = Scale(
-            tuple(competition.points), competition.points_finishers_only, competition.drop_worst
-        )
-        races = [PointsRace(e.number, parse_finishes(e.results)) for e in events]
-        progression: dict[int, list[int]] = {}
-        return [
-            standings_json(entrants, scale, races[: k + 1], progression) for k in range(len(races))
-        ]
+        league, drivers = competition, competition.drivers.order_by("order")
+        entrants = [points.Entrant(d.pk, d.name, d.team or None) for d in drivers]
+        races = [points.Race(e.number, points.parse_finishes(e.results)) for e in events]
+        scale = points.Scale(tuple(league.points), league.points_finishers_only, league.drop_worst)
+        return points.snapshots(entrants, races, scale)
 
     def initial_standings(self, competition: League) -> Document:
-        return Standings(None, (), ()).to_json()
+        return points.Standings(None, (), ()).to_json()
 
     def setup_payload(self, competition: League) -> Document:
         drivers = list(competition.drivers.order_by("order"))
