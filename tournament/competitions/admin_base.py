@@ -405,7 +405,7 @@ class SetupAdmin(ClubScopedAdmin):
     #: The standings summary on the competition's page: column headings and, from the latest
     #: standings JSON, one row of cells per entrant (``standings_rows``).
     standings_headings: ClassVar[tuple[Any, ...]] = ()
-    standings_caption: ClassVar[Any] = _("After %(n)s")  # "After stage %(n)s"
+    standings_caption: ClassVar[Any] = "%(n)s"  # a game's own words: _("After stage %(n)s")
 
     def standings_rows(self, data: dict[str, Any]) -> Iterable[tuple[Any, ...]]:
         return ()

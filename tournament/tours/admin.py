@@ -116,9 +116,9 @@ class TeamInlineForm(forms.ModelForm):
     team lacks, on this row, and nothing is stored.
     """
 
-    rouleur = forms.CharField(label=_("rouleur"), max_length=80, required=False)
+    rouleur = forms.CharField(label=_("Rouleur"), max_length=80, required=False)
     rouleur_specialist = _specialist_field()
-    sprinteur = forms.CharField(label=_("sprinteur"), max_length=80, required=False)
+    sprinteur = forms.CharField(label=_("Sprinteur"), max_length=80, required=False)
     sprinteur_specialist = _specialist_field()
 
     class Meta:
