@@ -148,7 +148,14 @@ StateKey = tuple[int, int, int, int, int, int]
 # its costs: (overshoot WP, danger space ids, parent chain, corners left, debris space ids)
 StateCost = tuple[int, tuple[int, ...], Any, tuple[int, ...], tuple[int, ...]]
 
-Record = tuple[int, str, StateKey, StateCost]  # (spaces moved, terminal, state, costs)
+
+class Record(NamedTuple):
+    """One end of a move as the search found it (an option before it is built)."""
+
+    steps: int  # spaces moved
+    terminal: str  # "finish", "box", "out" or "" (an ordinary end)
+    state: StateKey
+    cost: StateCost
 
 
 class OptionList(Sequence[MoveOption]):
@@ -172,7 +179,7 @@ class OptionList(Sequence[MoveOption]):
         self.ranked: dict[bool, Any] = {}
         self.finish = -1  # index of the finishing option, if any
         for i, record in enumerate(raw):
-            if record[1] == "finish":
+            if record.terminal == "finish":
                 self.finish = i
 
     def __len__(self) -> int:
@@ -232,15 +239,15 @@ class OptionList(Sequence[MoveOption]):
             path.append(nodes[link[0]])
             link = link[1]
         path.reverse()
-        flags = key[3]
+        end, _, _, flags, short, _ = key
         return MoveOption(
-            nodes[key[0]],
+            nodes[end],
             depth,
             self.roll,
             tuple(path),
             over,
             terminal == "out",
-            key[4] > 0,
+            short > 0,
             bool(flags & EXITED),
             corners,
             bool(flags & CROSSED),

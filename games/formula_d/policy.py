@@ -14,11 +14,12 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.formula_d.circuit import Pos
 from games.formula_d.dice import GEAR_FACES, distribution
 from games.formula_d.moves import MoveOption, OptionList
+from games.formula_d.options import EXITED
 from games.formula_d.race import Car, Race
 from games.formula_d.track import PIT, Track
 from scoring.formula_d.rules import FormulaDRules
@@ -204,13 +205,29 @@ def lane_tables(track: Track) -> LaneTables:
     return tables
 
 
-# What AutoDriver._best_record needs of one record that depends on neither the WP value nor
-# the rules: (progress, end space or -1 for an elimination, ends in the pit lane, spaces braked
-# (charged), overshoot spaces, danger spaces, next limit)
-_Info = tuple[float, int, bool, int, int, int, int]
-# per OptionList and "wants a pit stop": the records' upper bounds in decreasing order, their
-# indexes, and their infos (computed when first read)
-_Ranking = tuple[list[float], list[int], list[_Info | None], float, int, int]
+class _Info(NamedTuple):
+    """What AutoDriver._best_record needs of one record that depends on neither the WP value
+    nor the rules."""
+
+    progress: float
+    end: int  # end space, or -1 for an elimination
+    pit_end: bool  # ends in the pit lane
+    braked: int  # spaces braked (charged)
+    overshoot: int
+    danger: int  # danger spaces
+    limit: int  # how far the next move may go
+
+
+class _Ranking(NamedTuple):
+    """Per OptionList and "wants a pit stop": the records' upper bounds in decreasing order,
+    their indexes, and their infos (computed when first read)."""
+
+    bounds: list[float]
+    order: list[int]
+    infos: list[_Info | None]
+    start_progress: float
+    corner: int
+    stops: int
 
 
 def _ranking(
@@ -223,8 +240,8 @@ def _ranking(
     nom, is_pit, lap = tables.nom, tables.track.is_pit, tables.track.nominal_lap
     raw = options.raw
     if not raw:
-        return [], [], [], 0.0, corner, stops
-    chain = raw[0][3][2]  # every record's path goes back to the start space
+        return _Ranking([], [], [], 0.0, corner, stops)
+    chain = raw[0].cost[2]  # every record's path goes back to the start space
     while chain[1] is not None:
         chain = chain[1]
     start_nom = nom[chain[0]]
@@ -241,18 +258,18 @@ def _ranking(
     # decreasing bound, then increasing index (a stable sort on the negated bounds)
     negated = [-b for b in bounds]
     order = sorted(range(len(raw)), key=negated.__getitem__)
-    return [bounds[i] for i in order], order, [None] * len(raw), start_nom, corner, stops
+    return _Ranking([bounds[i] for i in order], order, [None] * len(raw), start_nom, corner, stops)
 
 
 def _info(tables: LaneTables, options: OptionList, ranking: _Ranking, i: int) -> _Info:
     """The :data:`_Info` of record ``i`` of ``options``."""
     depth, terminal, key, val = options.raw[i]
     if terminal == "out":
-        return (0.0, -1, False, 0, 0, 0, 0)
+        return _Info(0.0, -1, False, 0, 0, 0, 0)
     track = tables.track
     is_pit = track.is_pit
-    start_nom, corner, stops = ranking[3], ranking[4], ranking[5]
-    end = key[0]
+    start_nom, corner, stops = ranking.start_progress, ranking.corner, ranking.stops
+    end, _, _, flags, short, _ = key
     pit_end = is_pit[end]
     d = tables.nom[end] - start_nom
     if d < -1.0:
@@ -264,14 +281,14 @@ def _info(tables: LaneTables, options: OptionList, ranking: _Ranking, i: int) ->
         c = track.corner_of[end]
         limit = tables.next_exit[end]
         if c >= 0:
-            # a further stop in the car's corner unless it exited one (flag 4); else a first
-            # stop, void after an overshoot (FD-24)
-            made = stops + 1 if c == corner and not key[3] & 4 else (0 if key[4] else 1)
+            # a further stop in the car's corner unless it exited one; else a first stop, void
+            # after an overshoot (FD-24)
+            made = stops + 1 if c == corner and not flags & EXITED else (0 if short else 1)
             if made < track.seg_stops[c]:
                 limit = tables.corner_left[end]
         if limit >= 100:
             limit = 99
-    return (d, end, pit_end, braked, val[0], len(val[1]), limit)
+    return _Info(d, end, pit_end, braked, val[0], len(val[1]), limit)
 
 
 class _RaceView:
@@ -577,7 +594,7 @@ class AutoDriver:
         ranked = options.ranked.get(pit)
         if ranked is None:
             ranked = options.ranked[pit] = _ranking(tables, options, pit, car.corner, car.stops)
-        bounds, order, infos = ranked[0], ranked[1], ranked[2]
+        bounds, order, infos = ranked.bounds, ranked.order, ranked.infos
         bwp, owp = view.bwp, view.owp
         wp = car.wp
         best_i, best_value = 0, _NEG_INF

@@ -18,7 +18,8 @@ bit mask of every space each layer looked at, and reused while none of those spa
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from operator import itemgetter
+from operator import attrgetter
+from typing import NamedTuple
 
 from games.formula_d.circuit import Line, Pos
 from games.formula_d.options import (
@@ -39,12 +40,28 @@ from games.formula_d.track import Track
 _CACHE_LIMIT = 20_000  # starts per circuit (Monaco has about 500 spaces x stops x flags)
 _NO_SPACES: frozenset[Pos] = frozenset()
 _REACH = 64  # no move is longer (FD-1 dice, nitro, slipstream): zig-zag walks stop there
-# A kept record with its rank (lower is better: see _rank) and its sort key (steps, end space).
-_Item = tuple[int, Record, int]
+
+
+class _Rank(NamedTuple):
+    """How dear an end is, lower first: eliminated, then WP spent, then hazard spaces."""
+
+    out: bool
+    spent: int  # overshoot WP, less the spaces moved for a track end (see _keep)
+    hazards: int  # danger (FD-54) and debris (FD-64) spaces: each a black-die test
+
+
+class _Item(NamedTuple):
+    """A kept record with its rank and its place in the options' ``(steps, end)`` order."""
+
+    rank: _Rank
+    record: Record
+    order: int
+
+
 # per end slot, its successive cheapest records (tuples, not lists: the cyclic collector
 # untracks tuples of plain data, and the memo keeps many of these)
 _History = tuple[_Item, ...]
-_SORT_KEY = itemgetter(2)
+_SORT_KEY = attrgetter("order")
 
 
 def params_of(track: Track, ctx: MoveContext) -> Params:
@@ -228,7 +245,7 @@ class _Layer:
             self.states[key] = val
 
     def end(self, depth: int, terminal: str, key: StateKey, val: StateCost) -> None:
-        self.ends.append((depth, terminal, key, val))
+        self.ends.append(Record(depth, terminal, key, val))
         self.term = True
 
 
@@ -350,7 +367,7 @@ class _Search:
                 history = slots.get(slot)
                 if history is None:
                     slots[slot] = (item,)
-                elif item[0] < history[-1][0]:
+                elif item.rank < history[-1].rank:
                     slots[slot] = (*history, item)
             self.fp.append(self.fp[-1] | layer.touched)
             self.term.append(self.term[-1] or layer.term)
@@ -360,7 +377,7 @@ class _Search:
         snap = self.snaps.get(depth)
         if snap is None:
             snap = self.snaps[depth] = {
-                k: _best_at(v, depth) for k, v in self.slots.items() if v[0][1][0] <= depth
+                k: _best_at(v, depth) for k, v in self.slots.items() if v[0].record.steps <= depth
             }
         return snap
 
@@ -670,9 +687,9 @@ class _Search:
         forced = 0 if deepest == roll or self.term[roll] else roll - deepest
         items: list[_Item] = []
         for history in self.slots.values():
-            if history[-1][1][0] <= roll:
+            if history[-1].record.steps <= roll:
                 items.append(history[-1])
-            elif history[0][1][0] <= roll:
+            elif history[0].record.steps <= roll:
                 items.append(_best_at(history, roll))
         return _options(self.track, roll, forced, items)
 
@@ -682,21 +699,14 @@ def _hazards(new: StateCost, old: StateCost) -> bool:
     return len(new[1]) + len(new[4]) < len(old[1]) + len(old[4])
 
 
-_BIAS = 1 << 23  # ranks pack (eliminated, WP spent + _BIAS, hazards) into one int, 24 bits each
-
-
 def _ranked(track: Track, depth: int, end: Record) -> tuple[int, _Item]:
     """A terminal end (finish, out, box) at ``depth`` as (slot, item): see :func:`_keep`."""
-    _, terminal, key, val = end
-    node = key[0]
-    hazards = len(val[1]) + len(val[4])
-    if terminal == "finish":
-        slot, rank = -2, ((val[0] + _BIAS) << 24) + hazards  # all finishes are alike
-    elif terminal == "out":
-        slot, rank = -3, (1 << 48) + ((val[0] + _BIAS) << 24) + hazards
-    else:  # box
-        slot, rank = node, ((val[0] + _BIAS) << 24) + hazards
-    return slot, (rank, end, depth * len(track.node_order) + track.node_order[node])
+    node = end.state[0]
+    over, danger, _, _, debris = end.cost
+    rank = _Rank(end.terminal == "out", over, len(danger) + len(debris))
+    # all finishes are alike, as are all eliminations; a box is its pit-lane space
+    slot = {"finish": -2, "out": -3}.get(end.terminal, node)
+    return slot, _Item(rank, end, depth * len(track.node_order) + track.node_order[node])
 
 
 def _keep(
@@ -708,35 +718,35 @@ def _keep(
 ) -> None:
     """Keep the cheapest way to each end slot: the ends at ``depth``, terminals first.
 
-    The rank (eliminated, WP spent, hazards) of a track end is (0, roll - steps + overshoot,
+    The rank (eliminated, WP spent, hazards) of a track end is (no, roll - steps + overshoot,
     ...); within one slot the roll cancels out, so ranks use -steps and the best record for any
-    roll is the last one not longer than it. Ranks are packed into ints (overshoot and steps stay
-    far below 2**22). ``slots`` holds one item per slot (a resumed search, or one layer of
-    :meth:`_Search.extend`, which appends each layer's improvements to the slot's history).
+    roll is the last one not longer than it. ``slots`` holds one item per slot (a resumed search,
+    or one layer of :meth:`_Search.extend`, which appends each layer's improvements to the slot's
+    history).
     """
     for end in terms:
         slot, item = _ranked(track, depth, end)
         old = slots.get(slot)
-        if old is None or item[0] < old[0]:
+        if old is None or item.rank < old.rank:
             slots[slot] = item
     is_pit, order = track.is_pit, track.node_order
     base = depth * len(order)
     for key, val in nxt.items():
         node = key[0]
-        spent = val[0] if is_pit[node] else val[0] - depth
-        rank = ((spent + _BIAS) << 24) + len(val[1]) + len(val[4])
+        over, danger, _, _, debris = val
+        rank = _Rank(False, over if is_pit[node] else over - depth, len(danger) + len(debris))
         old = slots.get(node)
-        if old is None or rank < old[0]:
-            slots[node] = (rank, (depth, "", key, val), base + order[node])
+        if old is None or rank < old.rank:
+            slots[node] = _Item(rank, Record(depth, "", key, val), base + order[node])
 
 
 def _best_at(history: _History, depth: int) -> _Item:
     for item in reversed(history):
-        if item[1][0] <= depth:
+        if item.record.steps <= depth:
             return item
     raise AssertionError("callers keep slots first reached within depth")
 
 
 def _options(track: Track, roll: int, forced: int, items: Iterable[_Item]) -> OptionList:
     """One option per end slot (its kept record), in (steps, end) order (a stable sort)."""
-    return OptionList(track, roll, forced, [item[1] for item in sorted(items, key=_SORT_KEY)])
+    return OptionList(track, roll, forced, [item.record for item in sorted(items, key=_SORT_KEY)])
