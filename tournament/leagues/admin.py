@@ -13,7 +13,7 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from tournament.competitions.admin_base import (
@@ -23,7 +23,7 @@ from tournament.competitions.admin_base import (
     SetupInline,
     setup_locked,
 )
-from tournament.leagues.forms import formset_class, initial_rows, submit_formset
+from tournament.leagues.forms import RESULTS, formset, named
 from tournament.leagues.models import Driver, League, Race
 from tournament.leagues.serializers import SETTINGS
 
@@ -96,10 +96,12 @@ class LeagueAdmin(SetupAdmin):
     inlines = [DriverInline, RaceInline]
     readonly_fields = ["points_preset", "standings_through", "standings_table"]
     fields = ["club", "name", "public", *SETTINGS, *readonly_fields]
+    locked_fields = ("club", *SETTINGS)
+    standings_caption = _("After race %(n)s")
+    standings_headings = ("#", _("driver"), _("team"), _("points"))
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        locked = ["club", *SETTINGS] if setup_locked(obj) else []
-        return [*self.readonly_fields, *locked]
+    def standings_rows(self, data: dict[str, Any]) -> list[tuple[Any, ...]]:
+        return [(r["rank"], r["name"], r["team"] or "", r["points"]) for r in data["drivers"]]
 
     def setup_data(
         self, cleaned: dict[str, Any], rows: dict[str, list[dict[str, Any]]]
@@ -113,62 +115,25 @@ class LeagueAdmin(SetupAdmin):
             return
         # The checked set-up replaces the drivers and races whole, as a set-up PATCH does (no
         # race has results yet, so nothing refers to these rows).
-        league = form.instance
-        Race.objects.filter(competition=league).delete()
-        Driver.objects.filter(league=league).delete()
-        self.kind().write_setup(league, setup)
-        for formset in formsets:  # read by the admin's change message
-            formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
-
-    @admin.display(description=_("standings"))
-    def standings_table(self, league: League) -> str:
-        through = league.standings_through
-        snapshot = None if through is None else league.snapshots.filter(number=through).first()
-        if snapshot is None:
-            return "—"
-        return format_html(
-            "<p>{}</p><table><tr><th>#</th><th>{}</th><th>{}</th><th>{}</th></tr>{}</table>",
-            _("After race %(n)s") % {"n": snapshot.number},
-            _("driver"),
-            _("team"),
-            _("points"),
-            format_html_join(
-                "",
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                (
-                    (r["rank"], r["name"], r["team"] or "", r["points"])
-                    for r in snapshot.data["drivers"]
-                ),
-            ),
-        )
-
-
-RACE_FIELDS: tuple[str, ...] = ("competition", "number", "name", "drivers", "status", "source")
-RACE_FIELDS += ("error", "version", "results", "submitted_at", "resolved_at")
+        Race.objects.filter(competition=form.instance).delete()
+        Driver.objects.filter(league=form.instance).delete()
+        self.kind().write_setup(form.instance, setup)
+        for each in formsets:  # read by the admin's change message
+            each.new_objects, each.changed_objects, each.deleted_objects = [], [], []
 
 
 @admin.register(Race)
 class RaceAdmin(EventAdminMixin, ClubScopedAdmin):
-    club_path = "competition__club"
     list_display = ["competition", "number", "name", "status", "source", "version"]
-    list_filter = ["status", "source"]
     search_fields = ["competition__name", "name"]
-    fields = readonly_fields = RACE_FIELDS
+    fields = readonly_fields = EventAdminMixin.event_fields("name", "drivers")
     entrant_label = _("driver")
 
     def results_formset(self, race: Race, data: Any = None) -> Any:
-        formset = formset_class(race.competition)
-        return formset(data) if data is not None else formset(initial=initial_rows(race))
+        return formset(race.competition, race, data)
 
-    def store_results(self, formset: Any, race: Race, user: Any) -> Any:
-        return submit_formset(formset, race=race, user=user, version=race.version)
+    def store_results(self, rows: Any, race: Race, user: Any) -> Any:
+        return RESULTS.submit(rows, event=race, user=user, version=race.version)
 
-    def results_rows(self, race: Race, formset: Any) -> list[tuple[Any, str]]:
-        names = dict(race.competition.drivers.values_list("pk", "name"))
-        rows = []
-        for form in formset.forms:
-            try:
-                rows.append((form, names.get(int(form["driver"].value()), "")))
-            except (TypeError, ValueError):
-                rows.append((form, ""))
-        return rows
+    def results_rows(self, race: Race, rows: Any) -> list[tuple[Any, str]]:
+        return named(rows, dict(race.competition.drivers.values_list("pk", "name")))

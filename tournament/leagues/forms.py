@@ -11,12 +11,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.competitions.forms import submit_rows
-from tournament.competitions.kinds import get_kind
+from tournament.competitions.forms import ResultsForm
 from tournament.fields import FormIntegerField
 from tournament.leagues.models import League, Race
 
-ROW_FIELDS = ("position", "status", "bonus")
 BOUND = 100_000  # far above any real value; the service gives the real ranges
 
 
@@ -30,43 +28,36 @@ class DriverRowForm(forms.Form):
 
 
 class NoBonusRowForm(DriverRowForm):
-    """A league without bonus points has no bonus box."""
-
-    bonus = None  # type: ignore[assignment]
+    bonus = None  # type: ignore[assignment]  # a league without bonus points has no bonus box
 
 
-def formset_class(league: League) -> Any:
-    form = DriverRowForm if league.bonus_points else NoBonusRowForm
-    return forms.formset_factory(form, extra=0)
-
-
-def initial_rows(race: Race) -> list[dict[str, Any]]:
-    """The current results, or a blank row per entered driver in entry order."""
-    if race.results:
-        return [dict(row) for row in race.results]
-    return [
-        {"driver": pk, "position": index, "status": "finished"}
-        for index, pk in enumerate(race.drivers, start=1)
+def formset(league: League, race: Race, data: Any = None) -> Any:
+    """The form of ``race``: bound to ``data``, or showing its results (a row per driver)."""
+    rows = forms.formset_factory(DriverRowForm if league.bonus_points else NoBonusRowForm, extra=0)
+    if data is not None:
+        return rows(data)
+    blank = [
+        {"driver": pk, "position": n, "status": "finished"} for n, pk in enumerate(race.drivers, 1)
     ]
+    return rows(initial=race.results or blank)
 
 
-def submit_formset(formset: Any, *, race: Race, user: Any, version: int | None) -> Race | None:
-    """Submit valid rows through the service; put its errors on the formset. None on error."""
-    if not formset.is_valid():
-        return None
-    rows = []
-    for data in (form.cleaned_data for form in formset.forms):
-        row = {key: data[key] for key in ("driver", "position", "status")}
-        if data.get("bonus") is not None:  # an empty box is no bonus, as an API client sends
-            row["bonus"] = data["bonus"]
-        rows.append(row)
-    stored = submit_rows(
-        formset,
-        kind=get_kind("league"),
-        event=race,
-        rows=rows,
-        user=user,
-        version=version,
-        row_fields=ROW_FIELDS,
-    )
-    return stored  # type: ignore[return-value]
+def api_row(data: dict[str, Any]) -> dict[str, Any]:
+    """One driver's boxes as a row of the API's ``results`` (an empty bonus box: no bonus)."""
+    row = {key: data[key] for key in ("driver", "position", "status")}
+    return row if data.get("bonus") is None else {**row, "bonus": data["bonus"]}
+
+
+def named(formset: Any, names: dict[int, str]) -> list[tuple[Any, str]]:
+    """Each form with its driver's name (the hidden id is not readable)."""
+
+    def name(form: Any) -> str:
+        try:
+            return names.get(int(form["driver"].value()), "")
+        except (TypeError, ValueError):
+            return ""
+
+    return [(form, name(form)) for form in formset.forms]
+
+
+RESULTS = ResultsForm(kind="league", row_fields=("position", "status", "bonus"), row=api_row)
