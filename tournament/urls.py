@@ -8,7 +8,11 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from tournament.clubs.api import ClubViewSet, TokenView
-from tournament.clubs.auth import ThrottledAdminAuthenticationForm, ThrottledLoginView
+from tournament.clubs.auth import (
+    ThrottledAdminAuthenticationForm,
+    ThrottledLoginView,
+    throttled_admin_login,
+)
 from tournament.competitions.api import ApiRouter, register_kinds
 
 router = ApiRouter(trailing_slash=True)
@@ -24,6 +28,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include(router.urls)),
+    # Before the admin's own route: a refused sign-in answers 429 there too (clubs/auth.py).
+    path("admin/login/", throttled_admin_login),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switcher on every page
     path("login/", ThrottledLoginView.as_view(), name="login"),

@@ -258,6 +258,18 @@ MATRIX: list[Row] = [
         web=True,
     ),
     Row("GET", "/championships/999999/", everyone(404), kind="championship", web=True),
+    Row("GET", "/leagues/{id}/", page(), kind="league", web=True),
+    Row("GET", "/leagues/{id}/races/1/", page(), kind="league", web=True),
+    Row("GET", "/leagues/{id}/races/1/results/", form(), kind="league", web=True),
+    Row(
+        "POST",
+        "/leagues/{id}/races/1/results/",
+        form(200),
+        lambda ctx, role: {},
+        kind="league",
+        web=True,
+    ),
+    Row("GET", "/leagues/999999/", everyone(404), kind="league", web=True),
     Row("GET", "/rallies/{id}/", page(), kind="rally", web=True),
     Row("GET", "/rallies/{id}/stages/1/results/", form(), kind="rally", web=True),
     Row(

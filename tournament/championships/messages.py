@@ -15,7 +15,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournament.competitions.errors import nest_row_errors
+from scoring.issues import Issue
+from tournament.competitions.messages import issues_to_errors as shared_issues_to_errors
+from tournament.competitions.messages import translated
 
 #: FD-78 / FD-79 result issues (scoring/formula_d/validation.py).
 RESULT_TEMPLATES: dict[str, Promise] = {
@@ -77,28 +79,23 @@ def _shown(params: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any
         k: ", ".join(str(v) for v in value) if isinstance(value, (list, tuple)) else value
         for k, value in params.items()
     }
-    driver = params.get("driver")
     if "driver" in params:
         # An unknown driver has no name (FD-79): say which id was sent.
-        shown["name"] = names.get(driver) or gettext("Driver %(driver)s") % {"driver": driver}
+        driver = params["driver"]
+        known = names.get(driver) if isinstance(driver, int) else None
+        shown["name"] = known or gettext("Driver %(driver)s") % {"driver": driver}
     return shown
 
 
-def translate_issue(issue: Any, names: Mapping[int, str]) -> str:
+def translate_issue(issue: Issue, names: Mapping[int, str]) -> str:
     """One FD-79 issue in the reader's language (``names``: driver id → name)."""
     if issue.code == "wp_range":
         return _wp_range(issue.params)
-    template = RESULT_TEMPLATES.get(issue.code)
-    if template is None:
-        return str(issue.message)
-    try:
-        return str(template) % _shown(issue.params, names)
-    except (KeyError, TypeError, ValueError):
-        return str(issue.message)
+    return translated(RESULT_TEMPLATES.get(issue.code), issue.message, _shown(issue.params, names))
 
 
-def issues_to_errors(issues: Iterable[Any], row_count: int, names: Mapping[int, str]) -> Any:
+def issues_to_errors(
+    issues: Iterable[Issue], row_count: int, names: Mapping[int, str]
+) -> dict[str, Any]:
     """``{"results": [{field: [msg]}, …]}``: issues of a row nested under its index (API.md)."""
-    return nest_row_errors(
-        ((issue.index, issue.field, translate_issue(issue, names)) for issue in issues), row_count
-    )
+    return shared_issues_to_errors(issues, row_count, lambda i: translate_issue(i, names))

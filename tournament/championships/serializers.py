@@ -4,50 +4,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from tournament.championships.models import Championship, Driver, Race
 from tournament.championships.setup import ChampionshipSetupSerializer
 from tournament.clubs.models import Club
-
-MAX_SEED = 2**63 - 1
-MAX_ROWS = 100  # FD-4 caps a race at 10 cars; a bound keeps absurd bodies out of the checks
-
-
-def reject_unknown(serializer: serializers.Serializer, message: str) -> None:
-    """A key the endpoint does not take is a 400 (API.md), never silently ignored."""
-    unknown = set(getattr(serializer, "initial_data", {}) or {}) - set(serializer.fields)
-    if unknown:
-        raise serializers.ValidationError({key: [message] for key in sorted(unknown)})
+from tournament.competitions.serializers import (
+    NamedDriversEventSerializer,
+    PatchRequestSerializer,
+    RowsAsSentSerializer,
+    SeededCreateRequestSerializer,
+)
 
 
-class ChampionshipCreateSerializer(ChampionshipSetupSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
-    name = serializers.CharField(max_length=160)
-    public = serializers.BooleanField(required=False, default=True)
-    seed = serializers.IntegerField(
-        required=False, allow_null=True, min_value=0, max_value=MAX_SEED
-    )
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        reject_unknown(self, _("Unknown field."))
-        return super().validate(data)
+class ChampionshipCreateSerializer(SeededCreateRequestSerializer, ChampionshipSetupSerializer):
+    """``POST /api/championships/``: club, name, public, seed and the set-up."""
 
 
-class ChampionshipPatchSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=160, required=False)
-    public = serializers.BooleanField(required=False)
+class ChampionshipPatchSerializer(PatchRequestSerializer):
     rule_set = serializers.CharField(required=False)
     points = serializers.JSONField(required=False, allow_null=True)
     drivers = serializers.ListField(child=serializers.JSONField(), required=False)
     races = serializers.ListField(child=serializers.JSONField(), required=False)
     rules = serializers.DictField(required=False)
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        reject_unknown(self, _("This field cannot be changed."))
-        return data
 
 
 class DriverSerializer(serializers.ModelSerializer):
@@ -75,7 +55,9 @@ def race_summary(race: Race, names: dict[int, str]) -> dict[str, Any]:
 
 
 class ChampionshipSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     drivers = DriverSerializer(many=True)
     races = serializers.SerializerMethodField()
     points_preset = serializers.SerializerMethodField()
@@ -125,19 +107,13 @@ class RaceResultsSchemaSerializer(serializers.Serializer):
     version = serializers.IntegerField(required=False, min_value=0)
 
 
-class RaceResultsInputSerializer(serializers.Serializer):
-    # Rows reach the pure FD-79 check as sent: it reports strings, floats and unknown fields
-    # itself (a DRF IntegerField would turn "3" into 3 and drop unknown keys silently).
-    results = serializers.ListField(
-        child=serializers.JSONField(), allow_empty=False, max_length=MAX_ROWS
-    )
-    version = serializers.IntegerField(required=False, min_value=0)
+class RaceResultsInputSerializer(RowsAsSentSerializer):
+    """Rows reach the pure FD-79 check as sent: it reports strings, floats and unknown fields."""
 
 
-class RaceDetailSerializer(serializers.ModelSerializer):
-    drivers = serializers.SerializerMethodField()
-    driver_ids = serializers.ListField(source="drivers", child=serializers.IntegerField())
-    results = serializers.SerializerMethodField()
+class RaceDetailSerializer(NamedDriversEventSerializer):
+    driver_model = Driver
+    driver_link = "championship_id"
 
     class Meta:
         model = Race
@@ -156,26 +132,8 @@ class RaceDetailSerializer(serializers.ModelSerializer):
             "resolved_at",
         ]
 
-    def _names(self, race: Race) -> dict[int, str]:
-        cache: dict[int, str] | None = getattr(race, "_driver_names", None)
-        if cache is None:
-            cache = dict(
-                Driver.objects.filter(championship_id=race.competition_id).values_list("pk", "name")
-            )
-            race._driver_names = cache  # type: ignore[attr-defined]
-        return cache
 
-    def get_drivers(self, race: Race) -> list[str]:
-        names = self._names(race)
-        return [names.get(pk, "") for pk in race.drivers]
-
-    def get_results(self, race: Race) -> list[dict[str, Any]]:
-        """The rows as submitted (finishing order), with the driver's ``name`` added."""
-        names = self._names(race)
-        return [{**row, "name": names.get(row["driver"], "")} for row in race.results]
-
-
-class ChampionshipStandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ChampionshipStandingsSerializer(serializers.Serializer):
     """The standings' shape, for the schema (the API serves the stored snapshot as it is)."""
 
     after_race = serializers.IntegerField(allow_null=True)

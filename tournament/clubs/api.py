@@ -11,6 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from tournament.clubs import services
 from tournament.clubs.auth import CacheTolerantScopedRateThrottle
@@ -43,7 +44,7 @@ class ClubViewSet(
         return ClubSerializer
 
     def get_serializer_context(self) -> dict[str, Any]:
-        context = super().get_serializer_context()
+        context = dict(super().get_serializer_context())
         if self.action == "retrieve" and "slug" in self.kwargs:
             club = (
                 Club.objects.filter(slug=self.kwargs["slug"]).values_list("pk", flat=True).first()
@@ -90,3 +91,6 @@ class TokenView(ObtainAuthToken):
     throttle_classes = [CacheTolerantScopedRateThrottle]
     throttle_scope = "auth"
     permission_classes = [AllowAny]  # signing in is how one gets credentials
+    # ObtainAuthToken names DRF's parsers itself: use the project's (a bounded JSON depth).
+    # The setting is imported: classes at run time, strings to the stubs.
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # type: ignore[assignment]

@@ -13,10 +13,10 @@ from tournament.competitions.errors import InvalidInput
 from tournament.competitions.models import AuditAction
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+    from django.contrib.auth.models import User  # AUTH_USER_MODEL
 
 
-def found_club(*, name: str, slug: str, by: AbstractBaseUser) -> Club:
+def found_club(*, name: str, slug: str, by: User) -> Club:
     """Create a club; its creator becomes its first organiser (API.md). A taken slug is a 400."""
     username = by.get_username()
     try:
@@ -36,9 +36,7 @@ def found_club(*, name: str, slug: str, by: AbstractBaseUser) -> Club:
     return club
 
 
-def add_member(
-    *, club: Club, user: AbstractBaseUser, role: str, by: AbstractBaseUser
-) -> Membership:
+def add_member(*, club: Club, user: User, role: str, by: User) -> Membership:
     """Add ``user`` to the club with ``role``; already a member is a 400."""
     try:
         with transaction.atomic():

@@ -26,6 +26,7 @@ from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
+from scoring.digits import parse_digits
 from tournament.clubs.models import Club, Role, role_in
 
 if TYPE_CHECKING:
@@ -66,7 +67,9 @@ class ClubFromBody(Protocol):
 def get_competition_for_user(queryset: QuerySet[Any], pk: Any, user: User) -> Any:
     """The competition ``pk`` if ``user`` may read it, else Http404."""
     try:
-        return queryset.visible_to(user).get(pk=int(pk))  # type: ignore[attr-defined]
+        # A URL's id is read in the digits 0-9 only (int() also took "٣" and " 3").
+        number = pk if isinstance(pk, int) else parse_digits(str(pk))
+        return queryset.visible_to(user).get(pk=number)  # type: ignore[attr-defined]
     except (queryset.model.DoesNotExist, ValueError, TypeError, OverflowError):
         raise Http404 from None
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
@@ -30,6 +30,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import APIRootView, DefaultRouter
 
+from scoring.digits import parse_digits
 from tournament.clubs.models import Club
 from tournament.competitions import audit, idempotency, services, simulation, transfer
 from tournament.competitions.access import (
@@ -46,17 +47,37 @@ from tournament.competitions.models import Competition, Event
 NUMBER = r"(?P<number>[0-9]+)"
 
 
-def parse_int(value: Any) -> int:
+def parse_id(value: Any) -> int:
+    """An object id from the URL, in the digits 0-9 only (``int()`` also reads "٣"); else 404."""
     try:
-        number = int(value)
-    except (TypeError, ValueError):
+        number = value if isinstance(value, int) else parse_digits(str(value))
+    except ValueError:
         raise Http404 from None
-    if not 0 < number < 10_000:
+    if not 0 < number < 2**63:
         raise Http404
     return number
 
 
-class AuditEntrySerializer(serializers.Serializer):  # type: ignore[type-arg]
+def parse_int(value: Any) -> int:
+    """An event number from the URL (1 to 9999); else 404."""
+    number = parse_id(value)
+    if not number < 10_000:
+        raise Http404
+    return number
+
+
+def query_int(request: Request, name: str) -> int | None:
+    """The whole number in query parameter ``name`` (None when absent or empty); else a 400."""
+    raw = request.query_params.get(name)
+    if raw in (None, ""):
+        return None
+    try:
+        return parse_digits(str(raw), signed=True)
+    except ValueError:
+        raise InvalidInput({name: [_("A whole number is required.")]}) from None
+
+
+class AuditEntrySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     when = serializers.DateTimeField(source="created_at")
     user = serializers.CharField(source="user.username", default=None)
@@ -66,18 +87,21 @@ class AuditEntrySerializer(serializers.Serializer):  # type: ignore[type-arg]
     changes = serializers.JSONField()
 
 
-class ImportSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ImportSerializer(serializers.Serializer):
     club = serializers.SlugField()
     document = serializers.JSONField()
 
 
-class VisibleFirst(viewsets.GenericViewSet):  # type: ignore[type-arg]
+class VisibleFirst(viewsets.GenericViewSet):
     """API.md: a competition the caller may not see is a 404 to every method, even to a method
     the endpoint does not have (which would otherwise be a 405 that tells it exists)."""
 
     permission_classes = [DeclaredAccess]
 
-    def http_method_not_allowed(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    # DRF calls it with its Request (its own stub overrides Django's signature the same way).
+    def http_method_not_allowed(  # type: ignore[override]
+        self, request: Request, *args: Any, **kwargs: Any
+    ) -> Response:
         if "pk" in kwargs:
             self.get_object()
         return super().http_method_not_allowed(request, *args, **kwargs)
@@ -129,7 +153,7 @@ class CompetitionViewSet(VisibleFirst, mixins.ListModelMixin, mixins.RetrieveMod
     def get_object(self) -> Any:
         """The visible competition (404), its event for event actions (404), then the access
         the action declares (401/403): an unknown event is a 404 even to outsiders."""
-        competition = get_object_or_404(self.get_queryset(), pk=self.kwargs["pk"])
+        competition = get_object_or_404(self.get_queryset(), pk=parse_id(self.kwargs["pk"]))
         if "number" in self.kwargs and self.action is not None:
             self.current_event = self.get_event(competition, self.kwargs["number"])
         self.check_object_permissions(self.request, competition)
@@ -257,17 +281,11 @@ class CompetitionViewSet(VisibleFirst, mixins.ListModelMixin, mixins.RetrieveMod
     def standings_response(self, request: Request, pk: Any = None) -> HttpResponse | Response:
         """The standings after the latest (or the ``after_*``) event of the resolved run."""
         param = self.kind.after_param
-        raw = request.query_params.get(param)
-        after = None
-        if raw not in (None, ""):
-            try:
-                after = int(str(raw))
-            except ValueError:
-                raise InvalidInput({param: [_("A whole number is required.")]}) from None
-            if not 0 < after < 10_000:
-                raise InvalidInput({param: [_("Must be a stage number.")]})
+        after = query_int(request, param)
+        if after is not None and not 0 < after < 10_000:
+            raise InvalidInput({param: [_("Must be a stage number.")]})
         text = services.standings_text(
-            kind=self.kind, competition_id=parse_int(pk), user=request.user, after=after
+            kind=self.kind, competition_id=parse_id(pk), user=request.user, after=after
         )
         if text is not None:
             return HttpResponse(text, content_type="application/json")
@@ -321,7 +339,9 @@ def competition_viewset(kind: AnyKind) -> type[CompetitionViewSet]:
     detail = kind.detail_serializer
     event = kind.event_serializer
 
-    def event_action(method: Handler, name: str, verb: str, suffix: str = "") -> Handler:
+    def event_action(
+        method: Handler, name: str, verb: Literal["get", "post"], suffix: str = ""
+    ) -> Handler:
         routed = action(detail=True, methods=[verb], url_path=events + suffix, url_name=name)
         return routed(_own(method, name))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -17,7 +18,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 class DomainError(Exception):
     """A request the competition's state or rules cannot accept."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
 
     def __init__(self, detail: Any, **extra: Any) -> None:
         super().__init__(str(detail))
@@ -73,22 +74,61 @@ def nested_lists(detail: Any) -> Any:
     return detail
 
 
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def field_path(field: str) -> list[str | int]:
+    """``penalties[0].seconds`` → ``["penalties", 0, "seconds"]``."""
+    return [name if name else int(index) for name, index in _PATH_PART.findall(field)] or [field]
+
+
+def _put(target: dict[str, Any], path: list[str | int], message: str) -> None:
+    """Add ``message`` at ``path`` inside nested dicts and lists (DRF's nested error shape)."""
+    node: Any = target
+    for step, nxt in zip(path, [*path[1:], None], strict=True):
+        if nxt is None and isinstance(node, list):
+            # A list item that is not an object (``penalties[0]``): its own messages.
+            current = node[int(step)]
+            if isinstance(current, list):
+                current.append(message)
+            elif current:
+                current.setdefault("non_field_errors", []).append(message)
+            else:
+                node[int(step)] = [message]
+        elif nxt is None:
+            node.setdefault(step, []).append(message)
+        elif isinstance(nxt, int):
+            items = node.setdefault(step, [])
+            while len(items) <= nxt:
+                items.append({})
+            node = items
+        else:
+            node = node[int(step)] if isinstance(node, list) else node.setdefault(step, {})
+
+
 def nest_row_errors(
-    entries: Iterable[tuple[int | None, str | None, str]], row_count: int, key: str = "results"
+    entries: Iterable[tuple[int | None, str | None, str]],
+    row_count: int,
+    key: str = "results",
+    *,
+    paths: bool = False,
 ) -> dict[str, Any]:
     """``{key: [{field: [msg]}, …]}`` from ``(row index or None, field or None, message)``.
 
     API.md: field errors nested for list items, ``{}`` for rows without errors. Problems of the
     whole list go to ``non_field_errors`` beside the rows, or are the list's own errors
-    (``{key: ["…"]}``) when no row has one. Shared by every game's result validation.
+    (``{key: ["…"]}``) when no row has one. With ``paths``, a field such as
+    ``penalties[0].seconds`` nests too (``{"penalties": [{"seconds": [...]}]}``); otherwise
+    it is one key as sent. Shared by every game's result validation.
     """
-    rows: list[dict[str, list[str]]] = [{} for _ in range(row_count)]
+    rows: list[dict[str, Any]] = [{} for _ in range(row_count)]
     whole: list[str] = []
     for index, field, text in entries:
         if index is None or not 0 <= index < row_count:
             whole.append(text)
         else:
-            rows[index].setdefault(field or "non_field_errors", []).append(text)
+            name = field or "non_field_errors"
+            _put(rows[index], field_path(name) if paths else [name], text)
     errors: dict[str, Any] = {}
     if any(rows):
         errors[key] = rows

@@ -1,22 +1,26 @@
-"""Rule-parameter errors of every game → the reader's language.
+"""Engine messages in the reader's language: rule-parameter errors, and the shared rules of
+every game's result issues.
 
 The pure engines (``scoring/params.py`` and the rules of ``scoring/*`` and ``games/*``) raise
-:class:`~scoring.params.ParamError` in English with a stable ``code`` and ``params``; each code
-maps here to a translatable template, so a bad ``rules`` value of a tour, a championship or a
-rally answers in the caller's language. An unknown code (or a template its params cannot fill)
-falls back to the engine's English message.
+:class:`~scoring.issues.EngineError` and report :class:`~scoring.issues.Issue` in English with a
+stable ``code`` and ``params``; each code maps to a translatable template, so a bad value answers
+in the caller's language. An unknown code (or a template its params cannot fill) falls back to
+the engine's English message (:func:`translated`). Rule parameters are translated here; each
+game's ``messages`` module holds only its own result templates and how it shows their params,
+and builds its 400 body with :func:`issues_to_errors`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from scoring.params import ParamError
+from scoring.issues import EngineError, Issue
+from tournament.competitions.errors import nest_row_errors
 
 #: code → template using the error's params (grep ``ParamError(`` in scoring/ and games/).
 PARAM_TEMPLATES: dict[str, Promise] = {
@@ -129,7 +133,37 @@ def _shown(params: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def param_message(error: ParamError) -> str:
+def translated(template: Promise | str | None, message: str, params: Mapping[str, Any]) -> str:
+    """``template`` filled with ``params`` in the reader's language; the engine's English
+    ``message`` when there is no template or the params cannot fill it (every game's rule)."""
+    if template is None:
+        return message
+    try:
+        return str(template) % params
+    except (KeyError, TypeError, ValueError):
+        return message
+
+
+def issues_to_errors(
+    issues: Iterable[Issue],
+    row_count: int,
+    message: Callable[[Issue], str],
+    key: str = "results",
+    *,
+    paths: bool = False,
+) -> dict[str, Any]:
+    """The API's 400 body for a game's result issues: each issue's ``message(issue)`` nested at
+    its row and field (``{"results": [{}, {"rider": ["..."]}]}``, API.md); list-level issues
+    are the list's own errors, or ``non_field_errors`` beside the rows' (``nest_row_errors``)."""
+    return nest_row_errors(
+        ((issue.index, issue.field, message(issue)) for issue in issues),
+        row_count,
+        key,
+        paths=paths,
+    )
+
+
+def param_message(error: EngineError) -> str:
     """One rule-parameter error in the reader's language (English for an unknown code)."""
     params = _shown(error.params)
     template = PARAM_TEMPLATES.get(error.code)
@@ -139,14 +173,9 @@ def param_message(error: ParamError) -> str:
             template = variant
             params.update(match.groupdict())
             break
-    if template is None:
-        return error.message
-    try:
-        return str(template) % params
-    except (KeyError, TypeError, ValueError):
-        return error.message
+    return translated(template, error.message, params)
 
 
-def param_messages(errors: Mapping[str, Iterable[ParamError]]) -> dict[str, list[str]]:
+def param_messages(errors: Mapping[str, Iterable[EngineError]]) -> dict[str, list[str]]:
     """``{name: [message]}`` for the errors of ``build_rules`` and its game wrappers."""
     return {key: [param_message(e) for e in problems] for key, problems in errors.items()}

@@ -122,6 +122,10 @@ class Event(models.Model):
     workflow in ``services`` never writes the columns by hand.
     """
 
+    # Declared by every concrete model (a foreign key to its competition model).
+    competition: Competition
+    competition_id: int
+
     number = models.PositiveSmallIntegerField(_("number"))
     name = models.CharField(_("name"), max_length=160, blank=True)
     status = models.CharField(
@@ -207,8 +211,19 @@ class Event(models.Model):
         return self.source or None
 
 
+class ResultVersionQuerySet(models.QuerySet[Any]):
+    def current(self, event: Event) -> ResultVersionQuerySet:
+        """The version the event's results are a copy of."""
+        return self.filter(event=event, number=event.version)
+
+    def of_competition(self, competition: Competition) -> ResultVersionQuerySet:
+        return self.filter(event__competition=competition)
+
+
 class ResultVersion(models.Model):
     """One accepted submission or simulation of an event. Concrete models add ``event``."""
+
+    event: Event  # declared by every concrete model (a foreign key to its event model)
 
     number = models.PositiveIntegerField(_("version"))
     source = models.CharField(_("source"), max_length=10, choices=Source.choices)
@@ -225,6 +240,8 @@ class ResultVersion(models.Model):
         verbose_name=_("created by"),
     )
 
+    objects = ResultVersionQuerySet.as_manager()
+
     class Meta:
         abstract = True
         ordering = ["event", "number"]
@@ -237,13 +254,36 @@ class ResultVersion(models.Model):
     def __str__(self) -> str:
         return f"{self.event} v{self.number}"
 
+    @classmethod
+    def record(
+        cls, event: Event, *, source: str, rows: list[dict[str, Any]], replay: Any, by: Any
+    ) -> ResultVersion:
+        """Store the event's current results as its version ``event.version``."""
+        version = cls(number=event.version, source=source, rows=rows, replay=replay, created_by=by)
+        version.event = event
+        version.save()
+        return version
+
+
+class SnapshotQuerySet(models.QuerySet[Any]):
+    def of(self, competition: Competition) -> SnapshotQuerySet:
+        return self.filter(competition=competition)
+
 
 class Snapshot(models.Model):
-    """The standings after one resolved event (the JSON the API serves)."""
+    """The standings after one resolved event (the JSON the API serves).
+
+    Concrete models add ``competition`` (a foreign key) and ``event`` (one to one).
+    """
+
+    competition: Competition
+    event: Event
 
     number = models.PositiveSmallIntegerField(_("after"))
     data = models.JSONField(_("standings"))
     computed_at = models.DateTimeField(_("computed at"), auto_now=True)
+
+    objects = SnapshotQuerySet.as_manager()
 
     class Meta:
         abstract = True
@@ -256,6 +296,13 @@ class Snapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.competition} after {self.number}"
+
+    @classmethod
+    def after(cls, competition: Competition, event: Event, data: dict[str, Any]) -> Snapshot:
+        """The (unsaved) standings ``data`` of ``competition`` after ``event``."""
+        snapshot = cls(number=event.number, data=data)
+        snapshot.competition, snapshot.event = competition, event
+        return snapshot
 
 
 class IdempotencyKey(models.Model):

@@ -17,6 +17,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament.clubs.models import Club, Membership
 from tournament.competitions import audit
 from tournament.competitions.errors import (
     Conflict,
@@ -24,13 +25,13 @@ from tournament.competitions.errors import (
     ResolutionError,
     VersionConflict,
 )
-from tournament.competitions.kinds import AnyKind, Document, Row
+from tournament.competitions.kinds import AnyKind, C, Document, E, GameKind, Row
 from tournament.competitions.models import AuditAction, Competition, Event, Source, Status
 
 log = logging.getLogger(__name__)
 
 
-def _locked(kind: AnyKind, competition_id: int) -> tuple[Competition, list[Event]]:
+def _locked(kind: GameKind[C, E], competition_id: int) -> tuple[C, list[E]]:
     """Lock the competition row, then load its events in order."""
     competition = kind.competition_model.objects.select_for_update().get(pk=competition_id)
     events = list(kind.event_model.objects.filter(competition_id=competition_id).order_by("number"))
@@ -58,14 +59,14 @@ def _user_or_none(by: Any) -> Any:
 
 def create_competition(
     *,
-    kind: AnyKind,
-    club: Any,
+    kind: GameKind[C, Any],
+    club: Club,
     name: str,
     public: bool,
     setup: Document,
     by: Any,
     seed: int | None = None,
-) -> Competition:
+) -> C:
     """Create a competition with its events and set-up rows from a checked set-up.
 
     ``setup`` is the create serializer's validated data (or a set-up checked the same way); the
@@ -92,7 +93,7 @@ def create_competition(
     return competition
 
 
-def create_from_request(*, kind: AnyKind, data: Document, by: Any) -> Competition:
+def create_from_request(*, kind: GameKind[C, Any], data: Document, by: Any) -> C:
     """Create from the create serializer's validated data (``club``, ``name``, … and set-up)."""
     return create_competition(
         kind=kind,
@@ -105,7 +106,7 @@ def create_from_request(*, kind: AnyKind, data: Document, by: Any) -> Competitio
     )
 
 
-def create_from_setup(*, kind: AnyKind, club: Any, setup: Document, by: Any) -> Competition:
+def create_from_setup(*, kind: GameKind[C, Any], club: Club, setup: Document, by: Any) -> C:
     """Create from an exported set-up, with the create request's checks (InvalidInput: 400)."""
     body = kind.create_serializer(data={**setup, "club": club.slug})
     if not body.is_valid():
@@ -115,7 +116,7 @@ def create_from_setup(*, kind: AnyKind, club: Any, setup: Document, by: Any) -> 
 
 def submit_results(
     *,
-    kind: AnyKind,
+    kind: GameKind[Any, E],
     competition_id: int,
     number: int,
     rows: list[Row],
@@ -123,7 +124,7 @@ def submit_results(
     source: str = Source.SUBMITTED,
     expected_version: int | None = None,
     replay: Any = None,
-) -> Event:
+) -> E:
     """Validate and store a new version of event ``number``'s results; queue its resolution.
 
     Raises InvalidInput (400, nothing stored) or Conflict (409: an earlier event has no results,
@@ -144,13 +145,8 @@ def submit_results(
         normalised = kind.validate_results(competition, event, rows)
         previous = list(event.results)
         event.mark_submitted(normalised, source=source, now=timezone.now())
-        kind.version_model.objects.create(
-            event=event,
-            number=event.version,
-            source=source,
-            rows=normalised,
-            replay=replay,
-            created_by=_user_or_none(by),
+        kind.version_model.record(
+            event, source=source, rows=normalised, replay=replay, by=_user_or_none(by)
         )
         audit.record(
             club_id=competition.club_id,
@@ -205,12 +201,12 @@ def setup_locked(*, kind: AnyKind, competition: Any, data: Any) -> bool:
 
 def update_competition(
     *,
-    kind: AnyKind,
+    kind: GameKind[C, Any],
     competition_id: int,
     changes: Document,
     setup: Document | None,
     by: Any,
-) -> Competition:
+) -> C:
     """PATCH: ``name`` and ``public`` any time; the set-up only before the first result (409).
 
     A new set-up replaces the events and the game's set-up rows whole (no result, version or
@@ -359,15 +355,10 @@ def _recompute_from(
         if failed_at > start:
             snapshots = kind.compute_snapshots(competition, chain[:failed_at])
     good_until = failed_at if failed_at is not None else chain_end
-    snapshot_model = kind.snapshot_model
-    snapshot_model.objects.filter(
-        competition=competition, number__gte=events[start].number
-    ).delete()
-    snapshot_model.objects.bulk_create(
+    kind.snapshot_model.objects.of(competition).filter(number__gte=events[start].number).delete()
+    kind.snapshot_model.objects.bulk_create(
         [
-            snapshot_model(
-                competition=competition, event=events[i], number=events[i].number, data=snapshots[i]
-            )
+            kind.snapshot_model.after(competition, events[i], snapshots[i])
             for i in range(start, good_until)
         ]
     )
@@ -466,8 +457,6 @@ def _standings_sql(kind: AnyKind) -> str:
     """
     sql = _STANDINGS_SQL.get(kind.label)
     if sql is None:
-        from tournament.clubs.models import Membership
-
         q = connection.ops.quote_name
         snapshot = q(kind.snapshot_model._meta.db_table)
         competition = q(kind.competition_model._meta.db_table)
@@ -510,7 +499,8 @@ def standings(*, kind: AnyKind, competition: Any, after: int | None) -> dict[str
         return kind.initial_standings(competition)
     data = next(
         iter(
-            kind.snapshot_model.objects.filter(competition=competition, number=through)
+            kind.snapshot_model.objects.of(competition)
+            .filter(number=through)
             .order_by()
             .values_list("data", flat=True)[:1]
         ),

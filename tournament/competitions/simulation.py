@@ -99,8 +99,4 @@ def replay_of(*, kind: AnyKind, event: Any) -> Any:
     """The replay log of the event's current version, or None if it was not simulated."""
     if event.version == 0 or event.source != Source.SIMULATED:
         return None
-    return (
-        kind.version_model.objects.filter(event=event, number=event.version)
-        .values_list("replay", flat=True)
-        .first()
-    )
+    return kind.version_model.objects.current(event).values_list("replay", flat=True).first()

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status
 from rest_framework.decorators import action
@@ -19,7 +18,7 @@ from rest_framework.response import Response
 
 from tournament.clubs.models import Club
 from tournament.competitions.access import ORGANISE, READ, club_named_in_body
-from tournament.competitions.api import VisibleFirst
+from tournament.competitions.api import VisibleFirst, query_int
 from tournament.competitions.errors import InvalidInput
 from tournament.rallies import services
 from tournament.rallies.models import ChampionshipRally, Rally, RallyChampionship
@@ -104,13 +103,7 @@ class RallyChampionshipViewSet(VisibleFirst, mixins.ListModelMixin, mixins.Retri
     def standings(self, request: Request, pk: Any = None) -> Response:
         """RM-47 to RM-51 over the longest run of complete rallies from the first."""
         championship = self.get_object()  # visibility first: 404 before any 400
-        raw = request.query_params.get("after_rally")
-        after = None
-        if raw not in (None, ""):
-            try:
-                after = int(str(raw))
-            except ValueError:
-                raise InvalidInput({"after_rally": [_("A whole number is required.")]}) from None
+        after = query_int(request, "after_rally")
         return Response(
             services.rally_championship_standings(championship=championship, after=after)
         )

@@ -223,6 +223,8 @@ class RallyKind(GameKind[Rally, RallyStage]):
         last = not RallyStage.objects.filter(
             competition=competition, number__gt=event.number
         ).exists()
+        if event.layout is None:  # check_simulable refuses such a stage before a worker runs
+            raise ResolutionError(event.number, _("This stage has no layout."))
         try:
             track = build_track(load_layout(event.layout))
             run = simulate_stage(

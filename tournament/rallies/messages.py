@@ -8,13 +8,16 @@ back to the engine's English text.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from scoring.issues import Issue
+from tournament.competitions.messages import issues_to_errors as shared_issues_to_errors
+from tournament.competitions.messages import translated
 
 #: code → template using the issue's params (scoring/rally/sheet.py, scoring/rally/notation.py).
 TEMPLATES: dict[str, Promise] = {
@@ -62,55 +65,25 @@ TEMPLATES: dict[str, Promise] = {
     ),
 }
 
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
-
 
 def translate(code: str, message: str, params: Mapping[str, Any], names: Mapping[int, str]) -> str:
     """The issue in the reader's language; ``names`` maps driver ids to names."""
-    template = TEMPLATES.get(code)
-    if template is None:
-        return message
     shown = dict(params)
     driver = params.get("driver")
     if isinstance(driver, int):
         shown.setdefault("name", names.get(driver) or gettext("Driver %(id)s") % {"id": driver})
-    try:
-        return str(template) % shown
-    except (KeyError, TypeError, ValueError):
-        return message
+    return translated(TEMPLATES.get(code), message, shown)
 
 
-def _path(field: str) -> list[str | int]:
-    """``penalties[0].seconds`` → ``["penalties", 0, "seconds"]``."""
-    return [name if name else int(index) for name, index in _PATH_PART.findall(field)] or [field]
-
-
-def _put(target: dict[str, Any], path: list[str | int], message: str) -> None:
-    """Add ``message`` at ``path`` inside nested dicts and lists (DRF's nested error shape)."""
-    node: Any = target
-    for step, nxt in zip(path, [*path[1:], None], strict=True):
-        if nxt is None and isinstance(node, list):
-            # A list item that is not an object (``penalties[0]``): its own messages.
-            current = node[step]  # type: ignore[index]
-            if isinstance(current, list):
-                current.append(message)
-            elif current:
-                current.setdefault("non_field_errors", []).append(message)
-            else:
-                node[step] = [message]  # type: ignore[index]
-        elif nxt is None:
-            node.setdefault(step, []).append(message)
-        elif isinstance(nxt, int):
-            items = node.setdefault(step, [])
-            while len(items) <= nxt:
-                items.append({})
-            node = items
-        else:
-            node = node[step] if isinstance(node, list) else node.setdefault(step, {})
+def _message(issue: Issue, names: Mapping[int, str]) -> str:
+    code = issue.code
+    if code == "not_object" and (issue.field or "").startswith("penalties"):
+        code = "penalty_not_object"
+    return translate(code, issue.message, issue.params, names)
 
 
 def issues_to_errors(
-    issues: Iterable[Any], row_count: int, names: Mapping[int, str], key: str = "results"
+    issues: Iterable[Issue], row_count: int, names: Mapping[int, str], key: str = "results"
 ) -> dict[str, Any]:
     """``{"results": [{field: [msg]}, …]}``; sheet-level issues as the list's own errors.
 
@@ -118,25 +91,9 @@ def issues_to_errors(
     ``{"penalties": [{"seconds": [...]}]}``). When rows have errors too, sheet-level ones go to
     ``non_field_errors``.
     """
-    rows: list[dict[str, Any]] = [{} for _ in range(row_count)]
-    whole: list[str] = []
-    for issue in issues:
-        code = issue.code
-        if code == "not_object" and (issue.field or "").startswith("penalties"):
-            code = "penalty_not_object"
-        text = translate(code, issue.message, issue.params, names)
-        if issue.index is None or not 0 <= issue.index < row_count:
-            whole.append(text)
-        else:
-            _put(rows[issue.index], _path(issue.field or "non_field_errors"), text)
-    errors: dict[str, Any] = {}
-    if any(rows):
-        errors[key] = rows
-        if whole:
-            errors["non_field_errors"] = whole
-    else:
-        errors[key] = whole
-    return errors
+    return shared_issues_to_errors(
+        issues, row_count, lambda issue: _message(issue, names), key, paths=True
+    )
 
 
 def flag_messages(flags: Iterable[Any], names: Mapping[int, str]) -> dict[int, list[str]]:

@@ -10,44 +10,25 @@ from rest_framework import serializers
 from scoring.rally import parse_championship_settings
 from tournament.clubs.models import Club
 from tournament.competitions.messages import param_messages
+from tournament.competitions.serializers import (
+    PatchRequestSerializer,
+    SeededCreateRequestSerializer,
+    reject_unknown,
+)
 from tournament.rallies.models import Driver, Rally, RallyChampionship, RallyStage
 from tournament.rallies.setup import RallySetupSerializer
 
-MAX_SEED = 2**63 - 1
 MAX_ID = 2**62
 
 
-def reject_unknown(serializer: serializers.Serializer, message: str) -> None:
-    """A key the endpoint does not take is a 400 (API.md: an unknown key is a 400)."""
-    initial = serializer.initial_data if isinstance(serializer.initial_data, dict) else {}
-    unknown = set(initial) - set(serializer.fields)
-    if unknown:
-        raise serializers.ValidationError({key: [message] for key in sorted(unknown)})
+class RallyCreateSerializer(SeededCreateRequestSerializer, RallySetupSerializer):
+    """``POST /api/rallies/``: club, name, public, seed and the set-up."""
 
 
-class RallyCreateSerializer(RallySetupSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
-    name = serializers.CharField(max_length=160)
-    public = serializers.BooleanField(required=False, default=True)
-    seed = serializers.IntegerField(
-        required=False, allow_null=True, min_value=0, max_value=MAX_SEED
-    )
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        reject_unknown(self, _("Unknown field."))
-        return super().validate(data)
-
-
-class RallyPatchSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=160, required=False)
-    public = serializers.BooleanField(required=False)
+class RallyPatchSerializer(PatchRequestSerializer):
     drivers = serializers.ListField(child=serializers.DictField(), required=False)
     stages = serializers.ListField(child=serializers.DictField(), required=False)
     rules = serializers.DictField(required=False)
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        reject_unknown(self, _("This field cannot be changed."))
-        return data
 
 
 class RallyDriverSerializer(serializers.ModelSerializer):
@@ -65,7 +46,9 @@ class RallyStageSummarySerializer(serializers.ModelSerializer):
 
 
 class RallySerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     drivers = RallyDriverSerializer(many=True)
     stages = RallyStageSummarySerializer(many=True)
 
@@ -137,7 +120,9 @@ class RallyStageDetailSerializer(serializers.ModelSerializer):
 
 
 class RallyChampionshipCreateSerializer(serializers.Serializer):
-    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Club.objects.all()
+    )
     name = serializers.CharField(max_length=160)
     public = serializers.BooleanField(required=False, default=True)
     points = serializers.JSONField(required=False)
@@ -153,7 +138,7 @@ class RallyChampionshipCreateSerializer(serializers.Serializer):
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         # There is no ``rules`` object (API.md): settings are top-level, anything else is a 400.
         reject_unknown(self, _("Unknown field."))
-        given = {
+        given: dict[str, Any] = {
             k: data[k]
             for k in ("points", "power_stage", "power_stage_points", "drop_worst")
             if k in data
@@ -183,7 +168,9 @@ class RallyChampionshipAddRallySerializer(serializers.Serializer):
 
 
 class RallyChampionshipSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     points = serializers.JSONField()
     power_stage_points = serializers.ListField(child=serializers.IntegerField())
     rallies = serializers.SerializerMethodField()
@@ -208,7 +195,7 @@ class RallyChampionshipSerializer(serializers.ModelSerializer):
         return [entry.rally_id for entry in championship.entries.all()]
 
 
-class RallyStandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class RallyStandingsSerializer(serializers.Serializer):
     """A rally's standings' shape, for the schema (the API serves the stored snapshot)."""
 
     after_stage = serializers.IntegerField(allow_null=True)
@@ -216,7 +203,7 @@ class RallyStandingsSerializer(serializers.Serializer):  # type: ignore[type-arg
     stages = serializers.ListField(child=serializers.DictField())
 
 
-class RallyChampionshipStandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class RallyChampionshipStandingsSerializer(serializers.Serializer):
     """A rally championship's standings' shape, for the schema."""
 
     after_rally = serializers.IntegerField(allow_null=True)

@@ -109,7 +109,7 @@ def counted_rallies(championship: RallyChampionship) -> list[Rally]:
         .annotate(stage_count=Count("stages"))
         .order_by("championship_entries__order")
     )
-    counted = []
+    counted: list[Rally] = []
     for rally in rallies:
         if not rally.stage_count or rally.standings_through != rally.stage_count:
             break

@@ -23,7 +23,7 @@ from scoring.grand_tour import (
     standings_to_json,
     validate_stage_results,
 )
-from scoring.grand_tour.model import TourSetup
+from scoring.grand_tour.model import Finish, TourSetup
 from tournament.competitions import services
 from tournament.competitions.errors import InvalidInput, ResolutionError
 from tournament.competitions.kinds import Document, GameKind, Row
@@ -105,7 +105,8 @@ class GrandTourKind(GameKind[Tour, Stage]):
         setup = load_setup(competition)
         rules = gt_rules(competition.rules)
         parsed = rider_results(rows)
-        issues = validate_stage_results(setup, StageSpec(event.number, event.finish), parsed, rules)
+        finish: Finish = "ascent" if event.finish == "ascent" else "flat"  # the model's choices
+        issues = validate_stage_results(setup, StageSpec(event.number, finish), parsed, rules)
         if issues:
             raise InvalidInput(issues_to_errors(issues, len(rows)))
         # Stored in finishing order: the order a person reads them in.

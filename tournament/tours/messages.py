@@ -15,7 +15,9 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.grand_tour.validation import format_time
-from tournament.competitions.errors import nest_row_errors
+from scoring.issues import Issue
+from tournament.competitions.messages import issues_to_errors as shared_issues_to_errors
+from tournament.competitions.messages import translated
 
 #: code → template using the issue's params (scoring/grand_tour/validation.py, GT-11).
 TEMPLATES: dict[str, Promise | str] = {
@@ -78,26 +80,13 @@ def _display(params: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def translate(code: str, message: str, params: Mapping[str, Any]) -> str:
-    template = TEMPLATES.get(code)
-    if template is None:
-        return message
-    try:
-        return str(template) % _display(params)
-    except (KeyError, TypeError, ValueError):
-        return message
+    return translated(TEMPLATES.get(code), message, _display(params))
 
 
-def issues_to_errors(issues: Iterable[Any], row_count: int, key: str = "results") -> dict[str, Any]:
-    """``{"results": [{field: [msg]}, …]}`` for row issues; list-level issues as ``non_field``.
-
-    API.md: field errors nested for list items. When only list-level problems exist they are the
-    list's own errors (``{"results": ["…"]}``).
-    """
-    return nest_row_errors(
-        (
-            (issue.index, issue.field, translate(issue.code, issue.message, issue.params))
-            for issue in issues
-        ),
-        row_count,
-        key,
+def issues_to_errors(
+    issues: Iterable[Issue], row_count: int, key: str = "results"
+) -> dict[str, Any]:
+    """``{"results": [{field: [msg]}, …]}`` for GT-11 issues (API.md: nested for list items)."""
+    return shared_issues_to_errors(
+        issues, row_count, lambda i: translate(i.code, i.message, i.params), key
     )

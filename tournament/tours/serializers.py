@@ -4,43 +4,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from scoring.grand_tour import recommended_rest_days
 from tournament.clubs.models import Club
+from tournament.competitions.serializers import (
+    PatchRequestSerializer,
+    SeededCreateRequestSerializer,
+)
 from tournament.tours.models import Rider, Stage, Team, Tour
 from tournament.tours.setup import TourSetupSerializer
 
-MAX_SEED = 2**63 - 1
 MAX_VALUE = 100_000  # far above any real count; keeps absurd numbers out of the engines
 
 
-class TourCreateSerializer(TourSetupSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
-    name = serializers.CharField(max_length=160)
-    public = serializers.BooleanField(required=False, default=True)
-    seed = serializers.IntegerField(
-        required=False, allow_null=True, min_value=0, max_value=MAX_SEED
-    )
+class TourCreateSerializer(SeededCreateRequestSerializer, TourSetupSerializer):
+    """``POST /api/tours/``: club, name, public, seed and the set-up."""
+
+    # Tours have always ignored keys they do not know (the API contract keeps that).
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        return TourSetupSerializer.validate(self, data)
 
 
-class TourPatchSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=160, required=False)
-    public = serializers.BooleanField(required=False)
+class TourPatchSerializer(PatchRequestSerializer):
     stages = serializers.ListField(child=serializers.DictField(), required=False)
     teams = serializers.ListField(child=serializers.DictField(), required=False)
     rest_days_after = serializers.ListField(child=serializers.IntegerField(), required=False)
     rules = serializers.DictField(required=False)
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        unknown = set(self.initial_data) - set(self.fields)
-        if unknown:
-            raise serializers.ValidationError(
-                {key: [_("This field cannot be changed.")] for key in sorted(unknown)}
-            )
-        return data
 
 
 class RiderSerializer(serializers.ModelSerializer):
@@ -78,7 +69,9 @@ class StageSummarySerializer(serializers.ModelSerializer):
 
 
 class TourSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     rest_days_after = serializers.SerializerMethodField()
     rest_days_recommended = serializers.SerializerMethodField()
     stages = StageSummarySerializer(many=True)
@@ -144,7 +137,10 @@ class StageResultOutSerializer(ResultRowSerializer):
 class StageDetailSerializer(serializers.ModelSerializer):
     results = StageResultOutSerializer(many=True)
     # API.md: ``submitted`` or ``simulated``; null while the stage has no results.
-    source = serializers.CharField(allow_null=True, source="source_or_none")
+    # A field named like Field.source: the stubs see an override of that attribute.
+    source = serializers.CharField(  # type: ignore[assignment]
+        allow_null=True, source="source_or_none"
+    )
 
     class Meta:
         model = Stage
@@ -165,7 +161,7 @@ class StageDetailSerializer(serializers.ModelSerializer):
         ]
 
 
-class TourStandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TourStandingsSerializer(serializers.Serializer):
     """The standings' shape, for the schema (the API serves the stored snapshot as it is)."""
 
     after_stage = serializers.IntegerField(allow_null=True)

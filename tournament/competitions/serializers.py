@@ -1,0 +1,112 @@
+"""Serializer pieces every game's API shares (API.md conventions), so a game declares only its
+own set-up fields.
+
+- :class:`CreateRequestSerializer`: ``club``, ``name``, ``public`` of every create request (and
+  :class:`SeededCreateRequestSerializer` with ``seed``); an unknown key is a 400. A game's create
+  serializer puts it before its set-up serializer: ``class XCreate(SeededCreate…, XSetup)``.
+- :class:`PatchRequestSerializer`: ``name`` and ``public`` of every PATCH; a key the PATCH
+  cannot change is a 400. A game adds its set-up keys.
+- :class:`RowsAsSentSerializer`: a results body whose rows reach the game's own checks as sent
+  (they report strings, floats and unknown keys themselves).
+- :class:`NamedDriversEventSerializer`: an event whose entrants are drivers by id, shown by name.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.db import models
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+
+from tournament.clubs.models import Club
+
+MAX_SEED = 2**63 - 1
+#: Rows of one results body: far above any board game's field, low enough to bound the checks.
+MAX_ROWS = 100
+
+
+def reject_unknown(serializer: serializers.Serializer[Any], message: str) -> None:
+    """A key the endpoint does not take is a 400 (API.md), never silently ignored."""
+    initial = getattr(serializer, "initial_data", None)
+    unknown = set(initial if isinstance(initial, dict) else {}) - set(serializer.fields)
+    if unknown:
+        raise serializers.ValidationError({key: [message] for key in sorted(unknown)})
+
+
+class CreateRequestSerializer(serializers.Serializer[Any]):
+    """The fields every create request has besides the game's set-up."""
+
+    club = serializers.SlugRelatedField[Club](slug_field="slug", queryset=Club.objects.all())
+    name = serializers.CharField(max_length=160)
+    public = serializers.BooleanField(required=False, default=True)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        reject_unknown(self, _("Unknown field."))
+        checked: dict[str, Any] = super().validate(data)
+        return checked
+
+
+class SeededCreateRequestSerializer(CreateRequestSerializer):
+    """A create request of a game whose random decisions derive from a seed (API.md, Seeds)."""
+
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=MAX_SEED
+    )
+
+
+class PatchRequestSerializer(serializers.Serializer[Any]):
+    """``PATCH``: ``name`` and ``public`` any time; a game adds the keys of its set-up."""
+
+    name = serializers.CharField(max_length=160, required=False)
+    public = serializers.BooleanField(required=False)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        reject_unknown(self, _("This field cannot be changed."))
+        return data
+
+
+class RowsAsSentSerializer(serializers.Serializer[Any]):
+    """``{"results": [...], "version": n}`` with the rows as sent, for the game to check."""
+
+    # A DRF IntegerField would turn "3" into 3 and drop unknown keys silently.
+    results = serializers.ListField(
+        child=serializers.JSONField(), allow_empty=False, max_length=MAX_ROWS
+    )
+    version = serializers.IntegerField(required=False, min_value=0)
+
+
+class NamedDriversEventSerializer(serializers.ModelSerializer[Any]):
+    """An event whose ``drivers`` column holds entrant ids: ``drivers`` answers their names (as
+    the set-up named them), ``driver_ids`` the ids, and each result row gains the driver's
+    ``name``. One query per event, whatever the number of rows.
+
+    Subclasses declare ``driver_model`` and ``driver_link``, its foreign key to the competition
+    (``"championship_id"``), beside their ``Meta``.
+    """
+
+    driver_model: ClassVar[type[models.Model]]
+    driver_link: ClassVar[str]
+
+    drivers = serializers.SerializerMethodField()
+    driver_ids = serializers.ListField(source="drivers", child=serializers.IntegerField())
+    results = serializers.SerializerMethodField()
+
+    def _names(self, event: Any) -> dict[int, str]:
+        cache: dict[int, str] | None = getattr(event, "_driver_names", None)
+        if cache is None:
+            rows = self.driver_model._default_manager.filter(
+                **{self.driver_link: event.competition_id}
+            ).values_list("pk", "name")
+            cache = {pk: name for pk, name in rows}
+            event._driver_names = cache
+        return cache
+
+    def get_drivers(self, event: Any) -> list[str]:
+        names = self._names(event)
+        return [names.get(pk, "") for pk in event.drivers]
+
+    def get_results(self, event: Any) -> list[dict[str, Any]]:
+        """The rows as stored (finishing order), with the driver's ``name`` added."""
+        names = self._names(event)
+        return [{**row, "name": names.get(row["driver"], "")} for row in event.results]
