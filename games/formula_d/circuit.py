@@ -190,81 +190,98 @@ def _segments(raw: Any, lanes: tuple[str, ...], ck: _Checker) -> tuple[Segment, 
     out: list[Segment] = []
     seen: set[str] = set()
     for i, s in enumerate(raw):
-        path = f"segments[{i}]"
-        if not isinstance(s, dict):
-            ck.fail(path, "not_object", "A segment must be an object.")
-            continue
-        sid = s.get("id")
-        if not isinstance(sid, str) or not sid or sid in seen:
-            ck.fail(f"{path}.id", "bad_id", "Each segment needs a unique non-empty id.")
-            sid = f"#{i}"
-        seen.add(sid)
-        kind = s.get("kind")
-        if kind not in ("straight", "corner"):
-            ck.fail(f"{path}.kind", "bad_kind", 'kind must be "straight" or "corner".')
-            continue
-        length = s.get("length")
-        if not isinstance(length, dict) or set(length) != set(lanes):
-            ck.fail(
-                f"{path}.length",
-                "bad_length",
-                "length needs one entry per lane: " + ", ".join(lanes) + ".",
-            )
-            continue
-        lengths = [ck.int_in(length[lane], f"{path}.length.{lane}", 1, 200) for lane in lanes]
-        if any(x is None for x in lengths):
-            continue
-        lens = tuple(int(x) for x in lengths if x is not None)
-        label = s.get("label", sid)
-        if kind == "straight":
-            for key in ("stops", "longest", "shortest", "inside"):
-                if key in s:
-                    ck.fail(f"{path}.{key}", "straight_field", f"A straight has no {key}.")
-            out.append(Segment(sid, "straight", str(label), lens))
-            continue
-        stops = ck.int_in(s.get("stops"), f"{path}.stops", 1, 3)
-        longest = ck.int_in(s.get("longest"), f"{path}.longest", 1, 200)
-        shortest = ck.int_in(s.get("shortest"), f"{path}.shortest", 1, 200)
-        if longest is not None and shortest is not None and shortest > longest:
-            ck.fail(
-                f"{path}.shortest", "shortest_above_longest", "shortest may not exceed longest."
-            )
-        inside = s.get("inside")
-        if inside is None:
-            # FD-10: the inside of a corner is its shortest lane, unless the data says otherwise.
-            low = min(lens)
-            candidates = [k for k, x in enumerate(lens) if x == low]
-            if len(candidates) != 1:
-                ck.fail(
-                    f"{path}.inside",
-                    "inside_ambiguous",
-                    "Lanes of equal length: say which lane is the inside.",
-                )
-                inside_index: int | None = None
-            else:
-                inside_index = candidates[0]
-        elif inside in lanes:
-            inside_index = lanes.index(inside)
-        else:
-            ck.fail(f"{path}.inside", "unknown_lane", "inside must be a lane name.")
-            inside_index = None
-        out.append(
-            Segment(
-                sid,
-                "corner",
-                str(label),
-                lens,
-                stops or 1,
-                longest or 1,
-                shortest or 1,
-                inside_index,
-            )
-        )
+        segment = _segment(s, f"segments[{i}]", i, lanes, seen, ck)
+        if segment is not None:
+            out.append(segment)
     if len(out) != len(raw):
         return None
     if not any(s.is_corner for s in out):
         ck.fail("segments", "no_corner", "A circuit needs at least one corner.")
     return tuple(out)
+
+
+def _segment(
+    s: Any, path: str, i: int, lanes: tuple[str, ...], seen: set[str], ck: _Checker
+) -> Segment | None:
+    """One segment: its id, kind and lengths, then a corner's own fields."""
+    if not isinstance(s, dict):
+        ck.fail(path, "not_object", "A segment must be an object.")
+        return None
+    sid = s.get("id")
+    if not isinstance(sid, str) or not sid or sid in seen:
+        ck.fail(f"{path}.id", "bad_id", "Each segment needs a unique non-empty id.")
+        sid = f"#{i}"
+    seen.add(sid)
+    kind = s.get("kind")
+    if kind not in ("straight", "corner"):
+        ck.fail(f"{path}.kind", "bad_kind", 'kind must be "straight" or "corner".')
+        return None
+    lens = _lengths(s.get("length"), path, lanes, ck)
+    if lens is None:
+        return None
+    label = str(s.get("label", sid))
+    if kind == "straight":
+        for key in ("stops", "longest", "shortest", "inside"):
+            if key in s:
+                ck.fail(f"{path}.{key}", "straight_field", f"A straight has no {key}.")
+        return Segment(sid, "straight", label, lens)
+    return _corner(s, path, sid, label, lens, lanes, ck)
+
+
+def _lengths(
+    length: Any, path: str, lanes: tuple[str, ...], ck: _Checker
+) -> tuple[int, ...] | None:
+    if not isinstance(length, dict) or set(length) != set(lanes):
+        ck.fail(
+            f"{path}.length",
+            "bad_length",
+            "length needs one entry per lane: " + ", ".join(lanes) + ".",
+        )
+        return None
+    lengths = [ck.int_in(length[lane], f"{path}.length.{lane}", 1, 200) for lane in lanes]
+    if any(x is None for x in lengths):
+        return None
+    return tuple(int(x) for x in lengths if x is not None)
+
+
+def _corner(
+    s: dict[str, Any],
+    path: str,
+    sid: str,
+    label: str,
+    lens: tuple[int, ...],
+    lanes: tuple[str, ...],
+    ck: _Checker,
+) -> Segment:
+    """FD-18/FD-20: a corner's stops, longest and shortest paths and inside lane."""
+    stops = ck.int_in(s.get("stops"), f"{path}.stops", 1, 3)
+    longest = ck.int_in(s.get("longest"), f"{path}.longest", 1, 200)
+    shortest = ck.int_in(s.get("shortest"), f"{path}.shortest", 1, 200)
+    if longest is not None and shortest is not None and shortest > longest:
+        ck.fail(f"{path}.shortest", "shortest_above_longest", "shortest may not exceed longest.")
+    inside = _inside(s.get("inside"), path, lens, lanes, ck)
+    return Segment(sid, "corner", label, lens, stops or 1, longest or 1, shortest or 1, inside)
+
+
+def _inside(
+    inside: Any, path: str, lens: tuple[int, ...], lanes: tuple[str, ...], ck: _Checker
+) -> int | None:
+    if inside is None:
+        # FD-10: the inside of a corner is its shortest lane, unless the data says otherwise.
+        low = min(lens)
+        candidates = [k for k, x in enumerate(lens) if x == low]
+        if len(candidates) == 1:
+            return candidates[0]
+        ck.fail(
+            f"{path}.inside",
+            "inside_ambiguous",
+            "Lanes of equal length: say which lane is the inside.",
+        )
+        return None
+    if inside in lanes:
+        return lanes.index(inside)
+    ck.fail(f"{path}.inside", "unknown_lane", "inside must be a lane name.")
+    return None
 
 
 class _Finder:

@@ -23,14 +23,7 @@ def collision_tests(race: Race, car: Car) -> None:
     track = race.track
     if not track.near_masks[track.node_id[car.pos]] & race.occupancy(car):
         return  # nobody ahead or beside
-    near: list[Car] = []
-    ahead = race.occupied.get(race.track.forward(car.pos))
-    if ahead is not None:
-        near.append(ahead)
-    for p in race.track.beside(car.pos):
-        other = race.occupied.get(p)
-        if other is not None and other not in near:
-            near.append(other)
+    near = _near(race, car)
     if not near:
         return
     rank = {c.driver: i for i, c in enumerate(race.order)}
@@ -48,6 +41,19 @@ def collision_tests(race: Race, car: Car) -> None:
             race.lose(involved, rules.collision_wp_loss, "collision", log=False)
         else:
             race.events.append(Event("collision", involved.driver, value))
+
+
+def _near(race: Race, car: Car) -> list[Car]:
+    """The cars directly ahead of ``car`` and beside it (FD-29)."""
+    near: list[Car] = []
+    ahead = race.occupied.get(race.track.forward(car.pos))
+    if ahead is not None:
+        near.append(ahead)
+    for p in race.track.beside(car.pos):
+        other = race.occupied.get(p)
+        if other is not None and other not in near:
+            near.append(other)
+    return near
 
 
 def engine_tests(race: Race, trigger: Car) -> None:

@@ -316,6 +316,39 @@ class _RaceView:
         self.dwl, self.cwl = rules.danger_wp_loss, rules.collision_wp_loss
 
 
+class _Turn(NamedTuple):
+    """What scoring one record needs on one turn (AutoDriver._best_record)."""
+
+    view: _RaceView
+    wp: int
+    lam: float
+    pit: bool
+    futures: tuple[tuple[int, int, float], ...]  # _future per limit, tabulated
+    occupied: int
+
+    def value(self, info: _Info, best: float) -> float:
+        """:meth:`AutoDriver.option_value` of a record, or -inf when it cannot beat ``best``
+        (its remaining terms are never positive: the same float rounding)."""
+        view, lam = self.view, self.lam
+        cost = info.braked * view.bwp + info.overshoot * view.owp
+        if info.end < 0 or cost >= self.wp:
+            return OUT
+        bound = info.progress - lam * cost
+        if info.pit_end and self.pit:
+            bound += 60.0
+        if bound < best:
+            return _NEG_INF
+        value = -lam * cost - 0.3 * lam * info.danger * view.dwl
+        value += info.progress
+        if info.pit_end:
+            return value + (60.0 if self.pit else -60.0)
+        kind, a, b = self.futures[info.limit]
+        # = AutoDriver._future(race, car.gear, limit, lam), tabulated
+        value += -2.0 if kind == 0 else (-12.0 * lam if kind == 1 else -(a * lam) - b)
+        near = (view.tables.nbr[info.end] & self.occupied).bit_count()
+        return value - near * 0.2 * view.cwl * lam
+
+
 class AutoDriver:
     """The default :class:`~games.formula_d.race.DriverPolicy` of basic races (advanced races:
     :class:`~games.formula_d.advanced_driver.AdvancedDriver`, its subclass).
@@ -590,48 +623,20 @@ class AutoDriver:
         view = self._view
         if view is None or view.race() is not race:
             view = self._view = _RaceView(self, race)
-        tables = view.tables
         ranked = options.ranked.get(pit)
         if ranked is None:
-            ranked = options.ranked[pit] = _ranking(tables, options, pit, car.corner, car.stops)
-        bounds, order, infos = ranked.bounds, ranked.order, ranked.infos
-        bwp, owp = view.bwp, view.owp
-        wp = car.wp
+            ranked = _ranking(view.tables, options, pit, car.corner, car.stops)
+            options.ranked[pit] = ranked
+        turn = _Turn(view, car.wp, lam, pit, view.futures[car.gear], race.occupancy(car))
         best_i, best_value = 0, _NEG_INF
-        futures: tuple[tuple[int, int, float], ...] | None = None
-        nbr: tuple[int, ...] = ()
-        occupied = 0
-        for k, bound in enumerate(bounds):
+        for k, bound in enumerate(ranked.bounds):
             if bound < best_value:
                 break  # no record left can reach the best value
-            i = order[k]
-            info = infos[k]
+            i = ranked.order[k]
+            info = ranked.infos[k]
             if info is None:
-                info = infos[k] = _info(tables, options, ranked, i)
-            d, end, pit_end, braked, over, danger, limit = info
-            cost = braked * bwp + over * owp
-            if end < 0 or cost >= wp:
-                value = OUT
-            else:
-                bound = d - lam * cost
-                if pit_end and pit:
-                    bound += 60.0
-                if bound < best_value:
-                    continue  # the remaining terms are <= 0 (same float rounding)
-                value = -lam * cost - 0.3 * lam * danger * view.dwl
-                value += d
-                if pit_end:
-                    value += 60.0 if pit else -60.0
-                else:
-                    if futures is None:
-                        futures = view.futures[car.gear]
-                        nbr = tables.nbr
-                        occupied = race.occupancy(car)
-                    kind, a, b = futures[limit]
-                    # = self._future(race, car.gear, limit, lam), tabulated
-                    value += -2.0 if kind == 0 else (-12.0 * lam if kind == 1 else -(a * lam) - b)
-                    near = (nbr[end] & occupied).bit_count()
-                    value -= near * 0.2 * view.cwl * lam
+                info = ranked.infos[k] = _info(view.tables, options, ranked, i)
+            value = turn.value(info, best_value)
             if value > best_value or (value == best_value and i < best_i):
                 best_i, best_value = i, value
         return best_i

@@ -370,61 +370,79 @@ class Race:
         self.events = events
         if self.legs:
             self.legs = []
-        start_kind: str | None = None
         roll: int | None
         if not car.started:
-            car.started = True
-            start = self.dice.roll(BLACK)
-            events.append(Event("start", car.driver, start))
-            if start <= self.rules.start_stall_max:
-                start_kind = "stall"  # FD-7: no move this round, no new start roll
-                car.stalled = True
-                self._log(car, None, start_kind, None, events, 1)
-                return
-            if start >= self.rules.start_great_min:
-                start_kind, roll = "great", self.rules.start_great_spaces
-            else:
-                start_kind, roll = "normal", self.dice.roll(1)
-            car.gear = announced = 1
+            start_kind, roll = self._start(car)
+            announced = 1
         else:
-            if self._occupancy < 0:
-                # kept by apply, dropped by eliminate
-                self._occupancy = self.track.occupancy(self.occupied)
-            allowed = self._allowed_gears(car)  # a tuple: the policy cannot change it
-            gear = self.policy.choose_gear(self, car, allowed)
-            if gear not in allowed:
-                raise FormulaDError(f"Gear {gear} is not allowed.", "illegal_gear", gear=gear)
-            if self.adv is not None:
-                advanced.pay_downshift(self, car, gear)  # FD-63
-                cost = 0
-            else:
-                cost = self.downshift_cost(car, gear)
-            car.gear = announced = gear
-            car.in_box = car.stalled = car.spun = False
-            car.exit_max_gear = 6
-            if cost:
-                self.lose(car, cost, "downshift")
-            if not car.running:
-                self._log(car, None, None, None, events, gear)
-                return
-            roll = self.dice.roll(gear)
-        adv, st = self.adv, self.street
-        if adv is not None:
-            options: Sequence[MoveOption] = advanced.tyre_options(self, car, roll)
+            start_kind, announced = None, self._announce(car)
+            roll = self.dice.roll(announced) if car.running else None
+        if roll is None:
+            self._log(car, None, start_kind, None, events, announced)
+            return
+        choice = self.choose(car, self._move_options(car, roll, start_kind))
+        choice = self._move(car, choice, roll, start_kind)
+        self._log(car, roll, start_kind, choice, events, announced)
+
+    def _start(self, car: Car) -> tuple[str, int | None]:
+        """FD-7: the start roll on the car's first move: the spaces to move, none on a stall."""
+        car.started = True
+        start = self.dice.roll(BLACK)
+        self.events.append(Event("start", car.driver, start))
+        if start <= self.rules.start_stall_max:
+            car.stalled = True  # no move this round, no new start roll
+            return "stall", None
+        if start >= self.rules.start_great_min:
+            roll = self.rules.start_great_spaces
+            car.gear = 1
+            return "great", roll
+        roll = self.dice.roll(1)
+        car.gear = 1
+        return "normal", roll
+
+    def _announce(self, car: Car) -> int:
+        """FD-13/FD-14: the policy's gear, checked, and its downshift cost (FD-63 advanced)."""
+        if self._occupancy < 0:
+            self._occupancy = self.track.occupancy(self.occupied)  # kept by apply, not eliminate
+        allowed = self._allowed_gears(car)  # a tuple: the policy cannot change it
+        gear = self.policy.choose_gear(self, car, allowed)
+        if gear not in allowed:
+            raise FormulaDError(f"Gear {gear} is not allowed.", "illegal_gear", gear=gear)
+        cost = 0
+        if self.adv is not None:
+            advanced.pay_downshift(self, car, gear)
+        else:
+            cost = self.downshift_cost(car, gear)
+        car.gear = gear
+        car.in_box = car.stalled = car.spun = False
+        car.exit_max_gear = 6
+        if cost:
+            self.lose(car, cost, "downshift")
+        return gear
+
+    def _move_options(self, car: Car, roll: int, start_kind: str | None) -> Sequence[MoveOption]:
+        """The legal moves for ``roll``: tyre bonuses (FD-66), great start (FD-7), nitro (FD-52)."""
+        options: Sequence[MoveOption]
+        if self.adv is not None:
+            options = advanced.tyre_options(self, car, roll)
         else:
             options = self.options(car, roll)
         if start_kind == "great":
             options = self.great_start(car, options, roll)
-        if st is not None and street.nitro_available(self, car):
+        if self.street is not None and street.nitro_available(self, car):
             boosted: Sequence[MoveOption] = street.nitro_options(self.options(car, roll + car.gear))
             if start_kind == "great":
                 boosted = self.great_start(car, boosted, roll + car.gear)
             options = [*options, *boosted]
-        choice = self.choose(car, options)
+        return options
+
+    def _move(self, car: Car, choice: MoveOption, roll: int, start_kind: str | None) -> MoveOption:
+        """Make the move and its tests (FD-29 to FD-33, FD-53 to FD-57, FD-64 to FD-68)."""
         self.apply(car, choice, roll)
+        st = self.street
         if st is not None and car.running:
             street.danger_tests(self, car, choice)  # FD-54: spaces moved over, during the move
-        if adv is not None:
+        if self.adv is not None:
             choice = advanced.after_move(self, car, choice, roll)
         if car.status == "running":
             self.end_of_move_tests(car)
@@ -433,7 +451,7 @@ class Race:
             advanced.weather_change(self)  # FD-67
         if st is not None:
             street.end_of_move(self, car)
-        self._log(car, roll, start_kind, choice, events, announced)
+        return choice
 
     def great_start(
         self, car: Car, options: Sequence[MoveOption], spaces: int
@@ -492,15 +510,22 @@ class Race:
             if self.street is not None and not option.finished:
                 street.checkpoint(self, car)
         if option.finished:
-            car.status = "finished"
-            car.finish_position = len(self.finishers) + 1
-            self.finishers.append(car)
-            self.events.append(Event("finish", car.driver, detail=str(car.finish_position)))
+            self._finish(car)
             return  # FD-39: it leaves the board and takes no further tests
         if option.overshoot_out:
             self.events.append(Event("overshoot", car.driver, detail="two or more stops short"))
             self.eliminate(car, "overshoot")
             return
+        self._arrive(car, old, option, occupancy)
+
+    def _finish(self, car: Car) -> None:
+        car.status = "finished"
+        car.finish_position = len(self.finishers) + 1
+        self.finishers.append(car)
+        self.events.append(Event("finish", car.driver, detail=str(car.finish_position)))
+
+    def _arrive(self, car: Car, old: Pos, option: MoveOption, occupancy: int) -> None:
+        """The car on its new space: occupancy, stops, costs and the box (FD-45, FD-47)."""
         self.occupied[car.pos] = car
         if occupancy >= 0:  # the same spaces but the car's old one, and its new one
             ids, bits = self.track.node_id, self.track.node_bit

@@ -70,6 +70,26 @@ class Track:
         of space ``n``, ``steps_fwd[n]`` only the forward one; pit spaces lead to the next pit
         space and the last one to the pit exit. Occupancy is then a bit mask over the ids.
         """
+        self._number_spaces()
+        self._lane_ordinals()
+        self._steps()
+        self.before_finish = self.before_table(self.circuit.finish_line)
+        # (segment, far-edge coordinate) of each track space, for the zig-zag walk (FD-16)
+        self.node_coord = tuple(self.coord(p) if p[0] != PIT else -1 for p in self.nodes)
+        self.near_line = self._near_line()
+        self.corner_longest = tuple(s.longest for s in self.segments)
+        self.corner_rest = self._corner_rest()
+        self.move_cache: dict[Any, Any] = {}  # search.py: searches on the empty track
+        # search.py's lookups for danger, tunnels, police and debris, made on first use
+        self.search_tables: Any = None
+        # policy.py: the automatic driver's look-ahead tables and memo tables (pure caches)
+        self.driver_tables: Any = None
+        self.driver_memo: dict[tuple[object, ...], dict[Any, Any]] = {}
+        # contact.py: per space id, the bit mask of the space ahead and those beside (FD-29)
+        self.near_masks = self._near_masks()
+
+    def _number_spaces(self) -> None:
+        """Ids of the spaces (track, then pit lane), their order, labels and bits."""
         circuit = self.circuit
         pit = circuit.pit
         pit_spaces: list[Pos] = [(PIT, 0, i) for i in range(pit.length)] if pit else []
@@ -93,6 +113,10 @@ class Track:
         }
         # the bit of each space in an occupancy mask, made once (a shift makes a new big int)
         self.node_bit = tuple(1 << n for n in range(len(self.nodes)))
+
+    def _lane_ordinals(self) -> None:
+        """Per space: its ordinal along its lane from the start of segment 0 (pit: -1), its
+        segment, lane and corner, and whether it is in the pit lane."""
         # ordinal of each track space along its lane from the start of segment 0 (pit: -1)
         self.lane_lap = tuple(sum(s.lengths[k] for s in self.segments) for k in range(self.lanes))
         lane_base = [[0] * self.lanes for _ in self.segments]
@@ -111,6 +135,11 @@ class Track:
             p[0] if p[0] != PIT and self.segments[p[0]].is_corner else -1 for p in self.nodes
         )
         self.seg_stops = tuple(s.stops for s in self.segments)
+
+    def _steps(self) -> None:
+        """``fwd``, ``steps_all`` and ``steps_fwd`` per space id (see :meth:`_build_graph`)."""
+        pit = self.circuit.pit
+        ids = self.node_id
         fwd: list[int] = []
         steps_all: list[tuple[tuple[int, int, bool], ...]] = []
         for p in self.nodes:
@@ -131,13 +160,14 @@ class Track:
         self.fwd = tuple(fwd)
         self.steps_all = tuple(steps_all)
         self.steps_fwd = tuple(s[:1] for s in steps_all)
-        self.before_finish = self.before_table(circuit.finish_line)
-        # (segment, far-edge coordinate) of each track space, for the zig-zag walk (FD-16)
-        self.node_coord = tuple(self.coord(p) if p[0] != PIT else -1 for p in self.nodes)
-        # Spaces from which some path of at most 40 steps reaches the finish line's segment: only
-        # there do finishing and pitting matter to the path search (memo keys, moves.py).
+
+    def _near_line(self) -> tuple[bool, ...]:
+        """Spaces from which some path of at most 40 steps reaches the finish line's segment:
+        only there do finishing and pitting matter to the path search (memo keys, search.py)."""
+        steps_all = self.steps_all
         dist = [10**6] * len(self.nodes)
-        frontier = [n for n, p in enumerate(self.nodes) if p[0] == circuit.finish_line.segment]
+        line_segment = self.circuit.finish_line.segment
+        frontier = [n for n, p in enumerate(self.nodes) if p[0] == line_segment]
         for n in frontier:
             dist[n] = 0
         preds: list[list[int]] = [[] for _ in self.nodes]
@@ -152,19 +182,7 @@ class Track:
                         dist[n] = depth
                         reached.append(n)
             frontier = reached
-        self.near_line = tuple(
-            steps <= 40 or p[0] == PIT for steps, p in zip(dist, self.nodes, strict=True)
-        )
-        self.corner_longest = tuple(s.longest for s in self.segments)
-        self.corner_rest = self._corner_rest()
-        self.move_cache: dict[Any, Any] = {}  # search.py: searches on the empty track
-        # search.py's lookups for danger, tunnels, police and debris, made on first use
-        self.search_tables: Any = None
-        # policy.py: the automatic driver's look-ahead tables and memo tables (pure caches)
-        self.driver_tables: Any = None
-        self.driver_memo: dict[tuple[object, ...], dict[Any, Any]] = {}
-        # contact.py: per space id, the bit mask of the space ahead and those beside (FD-29)
-        self.near_masks = self._near_masks()
+        return tuple(steps <= 40 or p[0] == PIT for steps, p in zip(dist, self.nodes, strict=True))
 
     def _corner_rest(self) -> tuple[int, ...]:
         """Per space id: the most spaces a path can still move through its corner (FD-20).
