@@ -57,3 +57,16 @@ def test_the_form_field_refuses_other_digits(text: str) -> None:
     form = Form(data={"n": text})
     assert not form.is_valid()
     assert form.errors.as_data()["n"][0].code == "invalid"
+
+
+ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+
+@pytest.mark.django_db
+def test_an_api_id_in_other_digits_is_not_found(clients, tour):
+    number = str(tour["id"])
+    assert clients["anonymous"].get(f"/api/tours/{number}/").status_code == 200
+    # int() read "٣" as 3: the same tour answered under an id written in other digits.
+    assert (
+        clients["anonymous"].get(f"/api/tours/{number.translate(ARABIC_INDIC)}/").status_code == 404
+    )
