@@ -5,7 +5,15 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournament.competitions.models import Competition, Event, ResultVersion, Snapshot
+from tournament.competitions.models import (
+    Competition,
+    Event,
+    ResultVersion,
+    Snapshot,
+    competition_link,
+    snapshot_links,
+    version_link,
+)
 
 
 class RuleSet(models.TextChoices):
@@ -56,11 +64,8 @@ class Driver(models.Model):
 
 
 class Race(Event):
-    competition = models.ForeignKey(
-        Championship,
-        on_delete=models.CASCADE,
-        related_name="races",
-        verbose_name=_("championship"),
+    competition = competition_link(
+        Championship, related_name="races", verbose_name=_("championship")
     )
     circuit = models.CharField(_("circuit"), max_length=60)
     laps = models.PositiveSmallIntegerField(_("laps"), default=1)
@@ -73,9 +78,7 @@ class Race(Event):
 
 
 class RaceResultVersion(ResultVersion):
-    event = models.ForeignKey(
-        Race, on_delete=models.CASCADE, related_name="versions", verbose_name=_("race")
-    )
+    event = version_link(Race, _("race"))
 
     class Meta(ResultVersion.Meta):
         verbose_name = _("race result version")
@@ -83,14 +86,8 @@ class RaceResultVersion(ResultVersion):
 
 
 class RaceStandings(Snapshot):
-    competition = models.ForeignKey(
-        Championship,
-        on_delete=models.CASCADE,
-        related_name="snapshots",
-        verbose_name=_("championship"),
-    )
-    event = models.OneToOneField(
-        Race, on_delete=models.CASCADE, related_name="snapshot", verbose_name=_("race")
+    competition, event = snapshot_links(
+        Championship, Race, competition_name=_("championship"), event_name=_("race")
     )
 
     class Meta(Snapshot.Meta):

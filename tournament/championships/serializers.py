@@ -9,12 +9,14 @@ from rest_framework import serializers
 
 from tournament.championships.models import Championship, Driver, Race
 from tournament.championships.setup import ChampionshipSetupSerializer
-from tournament.clubs.models import Club
 from tournament.competitions.serializers import (
+    EVENT_STATE_FIELDS,
+    CompetitionDetailSerializer,
     NamedDriversEventSerializer,
     PatchRequestSerializer,
     RowsAsSentSerializer,
     SeededCreateRequestSerializer,
+    competition_fields,
 )
 
 
@@ -54,31 +56,16 @@ def race_summary(race: Race, names: dict[int, str]) -> dict[str, Any]:
     }
 
 
-class ChampionshipSerializer(serializers.ModelSerializer):
-    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
-        slug_field="slug", read_only=True
-    )
+class ChampionshipSerializer(CompetitionDetailSerializer):
     drivers = DriverSerializer(many=True)
     races = serializers.SerializerMethodField()
     points_preset = serializers.SerializerMethodField()
 
     class Meta:
         model = Championship
-        fields = [
-            "id",
-            "club",
-            "name",
-            "public",
-            "seed",
-            "rule_set",
-            "points",
-            "points_preset",
-            "rules",
-            "drivers",
-            "races",
-            "standings_through",
-            "created_at",
-        ]
+        fields = competition_fields(
+            "rule_set", "points", "points_preset", "rules", "drivers", "races"
+        )
 
     def get_points_preset(self, championship: Championship) -> str | None:
         return championship.points_preset or None
@@ -117,20 +104,7 @@ class RaceDetailSerializer(NamedDriversEventSerializer):
 
     class Meta:
         model = Race
-        fields = [
-            "number",
-            "circuit",
-            "laps",
-            "drivers",
-            "driver_ids",
-            "status",
-            "source",
-            "error",
-            "version",
-            "results",
-            "submitted_at",
-            "resolved_at",
-        ]
+        fields = ["number", "circuit", "laps", "drivers", "driver_ids", *EVENT_STATE_FIELDS]
 
 
 class ChampionshipStandingsSerializer(serializers.Serializer):

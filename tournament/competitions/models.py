@@ -305,6 +305,45 @@ class Snapshot(models.Model):
         return snapshot
 
 
+# --- the links of a game's concrete tables (the same in every game but their names) -------------
+
+
+def competition_link(
+    competition_model: type[Competition] | str, *, related_name: str, verbose_name: Any
+) -> models.ForeignKey[Any, Any]:
+    """An event's ``competition``: the foreign key to the game's competition model."""
+    return models.ForeignKey(
+        competition_model,
+        on_delete=models.CASCADE,
+        related_name=related_name,
+        verbose_name=verbose_name,
+    )
+
+
+def version_link(event_model: type[Event] | str, verbose_name: Any) -> models.ForeignKey[Any, Any]:
+    """A result version's ``event`` (the event's ``versions``)."""
+    return models.ForeignKey(
+        event_model, on_delete=models.CASCADE, related_name="versions", verbose_name=verbose_name
+    )
+
+
+def snapshot_links(
+    competition_model: type[Competition] | str,
+    event_model: type[Event] | str,
+    *,
+    competition_name: Any,
+    event_name: Any,
+) -> tuple[models.ForeignKey[Any, Any], models.OneToOneField[Any, Any]]:
+    """A snapshot's ``competition`` (its ``snapshots``) and ``event`` (its ``snapshot``)."""
+    competition = competition_link(
+        competition_model, related_name="snapshots", verbose_name=competition_name
+    )
+    event = models.OneToOneField(
+        event_model, on_delete=models.CASCADE, related_name="snapshot", verbose_name=event_name
+    )
+    return competition, event
+
+
 class IdempotencyKey(models.Model):
     """The first answer to a result submission sent with an ``Idempotency-Key`` header.
 

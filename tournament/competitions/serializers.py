@@ -76,6 +76,38 @@ class RowsAsSentSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(required=False, min_value=0)
 
 
+#: The fields an event detail ends with, after the game's own (API.md: the event's state).
+EVENT_STATE_FIELDS = (
+    "status",
+    "source",
+    "error",
+    "version",
+    "results",
+    "submitted_at",
+    "resolved_at",
+)
+
+
+def competition_fields(*own: str, seed: bool = True) -> list[str]:
+    """A competition detail's fields: the shared ones around the game's ``own``."""
+    return [
+        "id",
+        "club",
+        "name",
+        "public",
+        *(("seed",) if seed else ()),
+        *own,
+        "standings_through",
+        "created_at",
+    ]
+
+
+class CompetitionDetailSerializer(serializers.ModelSerializer[Any]):
+    """A competition's detail: its club by slug; a game adds its fields (``competition_fields``)."""
+
+    club = serializers.SlugRelatedField[Club](slug_field="slug", read_only=True)
+
+
 class NamedDriversEventSerializer(serializers.ModelSerializer[Any]):
     """An event whose ``drivers`` column holds entrant ids: ``drivers`` answers their names (as
     the set-up named them), ``driver_ids`` the ids, and each result row gains the driver's

@@ -15,6 +15,9 @@ from tournament.competitions.models import (
     Event,
     ResultVersion,
     Snapshot,
+    competition_link,
+    snapshot_links,
+    version_link,
 )
 
 
@@ -56,9 +59,7 @@ class Driver(models.Model):
 
 
 class RallyStage(Event):
-    competition = models.ForeignKey(
-        Rally, on_delete=models.CASCADE, related_name="stages", verbose_name=_("rally")
-    )
+    competition = competition_link(Rally, related_name="stages", verbose_name=_("rally"))
     # A sample-stage name (a JSON string) or a layout document (games/rallyman/layout.py);
     # null without a layout: such a stage is scored from sheets only and cannot be simulated.
     layout = models.JSONField(_("layout"), null=True, blank=True)
@@ -69,9 +70,7 @@ class RallyStage(Event):
 
 
 class RallyStageResultVersion(ResultVersion):
-    event = models.ForeignKey(
-        RallyStage, on_delete=models.CASCADE, related_name="versions", verbose_name=_("stage")
-    )
+    event = version_link(RallyStage, _("stage"))
 
     class Meta(ResultVersion.Meta):
         verbose_name = _("rally stage result version")
@@ -79,11 +78,8 @@ class RallyStageResultVersion(ResultVersion):
 
 
 class RallyStandings(Snapshot):
-    competition = models.ForeignKey(
-        Rally, on_delete=models.CASCADE, related_name="snapshots", verbose_name=_("rally")
-    )
-    event = models.OneToOneField(
-        RallyStage, on_delete=models.CASCADE, related_name="snapshot", verbose_name=_("stage")
+    competition, event = snapshot_links(
+        Rally, RallyStage, competition_name=_("rally"), event_name=_("stage")
     )
 
     class Meta(Snapshot.Meta):

@@ -11,8 +11,11 @@ from scoring.rally import parse_championship_settings
 from tournament.clubs.models import Club
 from tournament.competitions.messages import param_messages
 from tournament.competitions.serializers import (
+    EVENT_STATE_FIELDS,
+    CompetitionDetailSerializer,
     PatchRequestSerializer,
     SeededCreateRequestSerializer,
+    competition_fields,
     reject_unknown,
 )
 from tournament.rallies.models import Driver, Rally, RallyChampionship, RallyStage
@@ -45,27 +48,13 @@ class RallyStageSummarySerializer(serializers.ModelSerializer):
         fields = ["number", "name", "layout", "status", "version"]
 
 
-class RallySerializer(serializers.ModelSerializer):
-    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
-        slug_field="slug", read_only=True
-    )
+class RallySerializer(CompetitionDetailSerializer):
     drivers = RallyDriverSerializer(many=True)
     stages = RallyStageSummarySerializer(many=True)
 
     class Meta:
         model = Rally
-        fields = [
-            "id",
-            "club",
-            "name",
-            "public",
-            "seed",
-            "rules",
-            "drivers",
-            "stages",
-            "standings_through",
-            "created_at",
-        ]
+        fields = competition_fields("rules", "drivers", "stages")
 
 
 class RallyStageResultsInputSerializer(serializers.Serializer):
@@ -102,18 +91,7 @@ class RallyStageDetailSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = RallyStage
-        fields = [
-            "number",
-            "name",
-            "layout",
-            "status",
-            "source",
-            "error",
-            "version",
-            "results",
-            "submitted_at",
-            "resolved_at",
-        ]
+        fields = ["number", "name", "layout", *EVENT_STATE_FIELDS]
 
 
 # --- Rally championships -----------------------------------------------------------------------

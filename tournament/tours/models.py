@@ -5,7 +5,15 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournament.competitions.models import Competition, Event, ResultVersion, Snapshot
+from tournament.competitions.models import (
+    Competition,
+    Event,
+    ResultVersion,
+    Snapshot,
+    competition_link,
+    snapshot_links,
+    version_link,
+)
 
 
 class Tour(Competition):
@@ -69,9 +77,7 @@ class Finish(models.TextChoices):
 
 
 class Stage(Event):
-    competition = models.ForeignKey(
-        Tour, on_delete=models.CASCADE, related_name="stages", verbose_name=_("tour")
-    )
+    competition = competition_link(Tour, related_name="stages", verbose_name=_("tour"))
     course = models.CharField(_("course"), max_length=120, blank=True)
     finish = models.CharField(
         _("finish"), max_length=6, choices=Finish.choices, default=Finish.FLAT
@@ -85,9 +91,7 @@ class Stage(Event):
 
 
 class StageResultVersion(ResultVersion):
-    event = models.ForeignKey(
-        Stage, on_delete=models.CASCADE, related_name="versions", verbose_name=_("stage")
-    )
+    event = version_link(Stage, _("stage"))
 
     class Meta(ResultVersion.Meta):
         verbose_name = _("stage result version")
@@ -95,11 +99,8 @@ class StageResultVersion(ResultVersion):
 
 
 class StageStandings(Snapshot):
-    competition = models.ForeignKey(
-        Tour, on_delete=models.CASCADE, related_name="snapshots", verbose_name=_("tour")
-    )
-    event = models.OneToOneField(
-        Stage, on_delete=models.CASCADE, related_name="snapshot", verbose_name=_("stage")
+    competition, event = snapshot_links(
+        Tour, Stage, competition_name=_("tour"), event_name=_("stage")
     )
 
     class Meta(Snapshot.Meta):

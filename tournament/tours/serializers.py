@@ -8,10 +8,11 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from scoring.grand_tour import recommended_rest_days
-from tournament.clubs.models import Club
 from tournament.competitions.serializers import (
+    CompetitionDetailSerializer,
     PatchRequestSerializer,
     SeededCreateRequestSerializer,
+    competition_fields,
 )
 from tournament.tours.models import Rider, Stage, Team, Tour
 from tournament.tours.setup import TourSetupSerializer
@@ -68,10 +69,7 @@ class StageSummarySerializer(serializers.ModelSerializer):
         ]
 
 
-class TourSerializer(serializers.ModelSerializer):
-    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
-        slug_field="slug", read_only=True
-    )
+class TourSerializer(CompetitionDetailSerializer):
     rest_days_after = serializers.SerializerMethodField()
     rest_days_recommended = serializers.SerializerMethodField()
     stages = StageSummarySerializer(many=True)
@@ -79,21 +77,14 @@ class TourSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tour
-        fields = [
-            "id",
-            "club",
-            "name",
-            "public",
-            "seed",
+        fields = competition_fields(
             "rules",
             "rest_days_after",
             "rest_days_recommended",
             "specialist_order",
             "stages",
             "teams",
-            "standings_through",
-            "created_at",
-        ]
+        )
 
     def get_rest_days_after(self, tour: Tour) -> list[int]:
         return [s.number for s in tour.stages.all() if s.rest_day_after]
