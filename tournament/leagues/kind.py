@@ -16,8 +16,10 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import points
 from scoring.issues import Issue
-from tournament.competitions.errors import InvalidInput, nest_row_errors
+from tournament.competitions.errors import InvalidInput
 from tournament.competitions.kinds import Document, GameKind, Row
+from tournament.competitions.messages import issues_to_errors, translated
+from tournament.competitions.serializers import RowsAsSentSerializer
 from tournament.leagues import serializers as s
 from tournament.leagues.models import Driver, League, LeagueStandings, Race, RaceResultVersion
 
@@ -41,15 +43,6 @@ MESSAGES: dict[str, Promise] = {
 }
 
 
-def _message(issue: Issue, names: dict[int, str]) -> str:
-    template = MESSAGES.get(issue.code)
-    if template is None:
-        return issue.message
-    driver = issue.params.get("driver")
-    params = {**issue.params, "name": names.get(driver, "") if isinstance(driver, int) else ""}
-    return str(template) % params
-
-
 class LeagueKind(GameKind[League, Race]):
     label = "league"
     title = "League"
@@ -71,7 +64,7 @@ class LeagueKind(GameKind[League, Race]):
     create_serializer = s.LeagueCreateSerializer
     patch_serializer = s.LeaguePatchSerializer
     setup_serializer = s.LeagueSetupSerializer
-    results_serializer = s.ResultsInputSerializer
+    results_serializer = RowsAsSentSerializer
     results_schema_serializer = s.ResultsSchemaSerializer
     detail_serializer = s.LeagueSerializer
     event_serializer = s.RaceDetailSerializer
@@ -93,10 +86,15 @@ class LeagueKind(GameKind[League, Race]):
             known=list(names),
             bonus_allowed=competition.bonus_points,
         )
-        if issues:
-            raise InvalidInput(
-                nest_row_errors(((i.index, i.field, _message(i, names)) for i in issues), len(rows))
+
+        def message(issue: Issue) -> str:
+            name = names.get(issue.params.get("driver"), "")  # type: ignore[arg-type]
+            return translated(
+                MESSAGES.get(issue.code), issue.message, {**issue.params, "name": name}
             )
+
+        if issues:
+            raise InvalidInput(issues_to_errors(issues, len(rows), message))
         # Stored in finishing order; ``bonus`` only where the league has bonus points.
         bonus = competition.bonus_points
         return [

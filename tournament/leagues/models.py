@@ -25,6 +25,10 @@ class League(Competition):
         verbose_name = _("league")
         verbose_name_plural = _("leagues")
 
+    @property
+    def preset_or_none(self) -> str | None:
+        return self.points_preset or None
+
 
 class Driver(models.Model):
     league = models.ForeignKey(
@@ -46,6 +50,10 @@ class Driver(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def team_or_none(self) -> str | None:
+        return self.team or None  # API.md: a driver without a team has team null
 
 
 class Race(Event):
