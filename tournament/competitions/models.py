@@ -36,6 +36,18 @@ class Source(models.TextChoices):
     SIMULATED = "simulated", _("simulated")
 
 
+def user_link(verbose_name: Any) -> models.ForeignKey[Any, Any]:
+    """Who did something (a creator, an author): kept as null when the account is deleted."""
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=verbose_name,
+    )
+
+
 class CompetitionQuerySet(models.QuerySet[Any]):
     """The one definition of who may read a competition (the standings SQL is tested against it)."""
 
@@ -68,14 +80,7 @@ class Competition(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("created by"),
-    )
+    created_by = user_link(_("created by"))
 
     objects = CompetitionQuerySet.as_manager()
 
@@ -231,14 +236,7 @@ class ResultVersion(models.Model):
     # The simulator's log (simulated versions only); large, so loaded only for replays.
     replay = models.JSONField(_("replay"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("created by"),
-    )
+    created_by = user_link(_("created by"))
 
     objects = ResultVersionQuerySet.as_manager()
 
@@ -394,14 +392,7 @@ class AuditEntry(models.Model):
     competition_kind = models.CharField(_("competition kind"), max_length=20, blank=True)
     competition_id = models.PositiveBigIntegerField(_("competition id"), null=True, blank=True)
     event_number = models.PositiveSmallIntegerField(_("stage or race"), null=True, blank=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("user"),
-    )
+    user = user_link(_("user"))
     action = models.CharField(_("action"), max_length=24, choices=AuditAction.choices)
     summary = models.CharField(_("summary"), max_length=300)
     changes = models.JSONField(_("changes"), default=dict, blank=True)

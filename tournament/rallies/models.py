@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -17,6 +16,7 @@ from tournament.competitions.models import (
     Snapshot,
     competition_link,
     snapshot_links,
+    user_link,
     version_link,
 )
 
@@ -117,14 +117,7 @@ class RallyChampionship(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("created by"),
-    )
+    created_by = user_link(_("created by"))
 
     objects = CompetitionQuerySet.as_manager()
 
