@@ -316,6 +316,18 @@ class _RaceView:
         self.dwl, self.cwl = rules.danger_wp_loss, rules.collision_wp_loss
 
 
+class _CarTurn(NamedTuple):
+    """A car's state when last asked about, with its WP value and whether it wants to pit."""
+
+    car: Car
+    pos: Pos
+    wp: int
+    crossings: int
+    stops: int  # pit stops made
+    lam: float  # the WP value
+    pit: bool
+
+
 class _Turn(NamedTuple):
     """What scoring one record needs on one turn (AutoDriver._best_record)."""
 
@@ -358,10 +370,10 @@ class AutoDriver:
 
     def __init__(self, pit_below: int | None = None) -> None:
         self.pit_below = pit_below
-        # (car, pos, wp, crossings, pit stops made, WP value, wants pit) of the last car asked
-        # about: the gear and the move of one turn share them (a pure cache; a car belongs to
-        # one race, which it does not reference, so holding it keeps no race alive)
-        self._state: tuple[Car, Pos, int, int, int, float, bool] | None = None
+        # the WP value and pit wish of the last car asked about: the gear and the move of one
+        # turn share them (a pure cache; a car belongs to one race, which it does not
+        # reference, so holding it keeps no race alive)
+        self._state: _CarTurn | None = None
         self._view: _RaceView | None = None  # of the race asked about last
 
     # -- WP value ----------------------------------------------------------------------------
@@ -371,13 +383,13 @@ class AutoDriver:
         state = self._state
         if (
             state is not None
-            and state[0] is car
-            and state[2] == car.wp
-            and state[1] == car.pos
-            and state[3] == car.crossings
-            and state[4] == len(car.pitted_laps)
+            and state.car is car
+            and state.wp == car.wp
+            and state.pos == car.pos
+            and state.crossings == car.crossings
+            and state.stops == len(car.pitted_laps)
         ):
-            return state[5], state[6]
+            return state.lam, state.pit
         pit = self.wants_pit(race, car)
         view = self._view
         if view is None or view.race() is not race:
@@ -390,7 +402,7 @@ class AutoDriver:
         lam = lams.get(key)
         if lam is None:
             lam = lams[key] = self._wp_value(race, car, pit)
-        self._state = (car, car.pos, car.wp, car.crossings, len(car.pitted_laps), lam, pit)
+        self._state = _CarTurn(car, car.pos, car.wp, car.crossings, len(car.pitted_laps), lam, pit)
         return lam, pit
 
     def wp_value(self, race: Race, car: Car) -> float:

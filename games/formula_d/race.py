@@ -98,6 +98,25 @@ class DriverPolicy(Protocol):
     def choose_move(self, race: Race, car: Car, options: Sequence[MoveOption]) -> MoveOption: ...
 
 
+def _check_setup(
+    track: Track, entrants: Sequence[Entrant], laps: int, rules: FormulaDRules, rule_set: str
+) -> None:
+    """A race the engine can play: rule set, laps, distinct drivers, cars (FD-4) and boxes."""
+    if rule_set not in ("basic", "advanced"):
+        raise FormulaDError("Unknown rule set.", "rule_set_unsupported", rule_set=rule_set)
+    if not 1 <= laps <= 3:
+        raise FormulaDError("A race has 1 to 3 laps.", "bad_laps", laps=laps)
+    ids = [e.driver for e in entrants]
+    if len(set(ids)) != len(ids):
+        raise FormulaDError("A driver is entered twice.", "duplicate_driver")
+    limit = min(rules.max_cars, len(track.circuit.grid))
+    if not 1 <= len(entrants) <= limit:
+        raise FormulaDError(f"A race takes 1 to {limit} cars (FD-4).", "too_many_cars", limit=limit)
+    pit = track.circuit.pit
+    if laps > 1 and pit is not None and len(entrants) > len(pit.boxes):
+        raise FormulaDError("The pit lane has fewer boxes than cars.", "not_enough_boxes")
+
+
 class Race:
     """A race on ``track`` between ``entrants`` (entry order) for ``laps`` laps."""
 
@@ -113,21 +132,7 @@ class Race:
         setups: Sequence[CarSetup] | None = None,
         rule_set: str = "basic",
     ) -> None:
-        if rule_set not in ("basic", "advanced"):
-            raise FormulaDError("Unknown rule set.", "rule_set_unsupported", rule_set=rule_set)
-        if not 1 <= laps <= 3:
-            raise FormulaDError("A race has 1 to 3 laps.", "bad_laps", laps=laps)
-        ids = [e.driver for e in entrants]
-        if len(set(ids)) != len(ids):
-            raise FormulaDError("A driver is entered twice.", "duplicate_driver")
-        limit = min(rules.max_cars, len(track.circuit.grid))
-        if not 1 <= len(entrants) <= limit:
-            raise FormulaDError(
-                f"A race takes 1 to {limit} cars (FD-4).", "too_many_cars", limit=limit
-            )
-        pit = track.circuit.pit
-        if laps > 1 and pit is not None and len(entrants) > len(pit.boxes):
-            raise FormulaDError("The pit lane has fewer boxes than cars.", "not_enough_boxes")
+        _check_setup(track, entrants, laps, rules, rule_set)
         self.track = track
         self.laps = laps
         self.rules = rules
@@ -152,13 +157,18 @@ class Race:
         self.rule_set = rule_set
         self.adv = advanced.AdvancedState() if rule_set == "advanced" else None
         if self.adv is not None:
-            for c in self.cars:
-                c.zone_start = advanced.start_zones(rules, c.entrant)
-                c.zones = dict(c.zone_start)
-                c.wp = sum(c.zones.values())
-                c.reservoir = rules.pit_reservoir_wp if rules.pit_reservoir else 0
+            self._zones()
         if setups is not None:
             self._place(setups)
+
+    def _zones(self) -> None:
+        """FD-59/FD-69 (advanced): each car's WP per zone and its pit reservoir."""
+        rules = self.rules
+        for c in self.cars:
+            c.zone_start = advanced.start_zones(rules, c.entrant)
+            c.zones = dict(c.zone_start)
+            c.wp = sum(c.zones.values())
+            c.reservoir = rules.pit_reservoir_wp if rules.pit_reservoir else 0
 
     # -- set-up ----------------------------------------------------------------------------
 
