@@ -24,6 +24,7 @@ from scoring.formula_d.standings import (
     Standings,
     TeamStanding,
     compute_standings,
+    standings_snapshots,
 )
 from scoring.formula_d.validation import parse_race_results, validate_race_results
 
@@ -44,5 +45,6 @@ __all__ = [
     "compute_standings",
     "parse_race_results",
     "resolve_points",
+    "standings_snapshots",
     "validate_race_results",
 ]

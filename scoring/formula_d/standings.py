@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from scoring.formula_d.rules import FormulaDRules
 from scoring.points.championship import (
@@ -24,6 +24,7 @@ from scoring.points.championship import (
 )
 from scoring.points.championship import Entrant as ChampionshipDriver
 from scoring.points.championship import compute_standings as points_standings
+from scoring.points.championship import snapshots as points_snapshots
 
 EntryStatus = Literal["finished", "eliminated"]
 
@@ -37,6 +38,7 @@ __all__ = [
     "TeamStanding",
     "compute_standings",
     "race_points",
+    "standings_snapshots",
 ]
 
 
@@ -91,3 +93,16 @@ def compute_standings(
     """
     finishes = [Race(r.number, tuple(_finish(e, rules) for e in r.entries)) for r in races]
     return points_standings(drivers, finishes, _scale(points, rules), after_race=after_race)
+
+
+def standings_snapshots(
+    drivers: Sequence[ChampionshipDriver],
+    races: Sequence[RaceResult],
+    *,
+    points: Sequence[int],
+    rules: FormulaDRules,
+) -> list[dict[str, Any]]:
+    """The standings JSON after each of ``races`` (1..k) in one pass, each driver row with its
+    ``race_points``, ``dropped`` and ``progression`` (``scoring.points.snapshots``)."""
+    finishes = [Race(r.number, tuple(_finish(e, rules) for e in r.entries)) for r in races]
+    return points_snapshots(drivers, finishes, _scale(points, rules))

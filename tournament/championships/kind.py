@@ -19,8 +19,8 @@ from scoring.formula_d import (
     RaceResult,
     Standings,
     build_formula_d_rules,
-    compute_standings,
     parse_race_results,
+    standings_snapshots,
     validate_race_results,
 )
 from scoring.rng import derive_rng
@@ -67,29 +67,6 @@ def championship_drivers(drivers: Sequence[Driver]) -> list[ChampionshipDriver]:
 
 def race_result(race: Race) -> RaceResult:
     return RaceResult(number=race.number, entries=parse_race_results(race.results))
-
-
-def standings_json(
-    drivers: Sequence[ChampionshipDriver],
-    races: Sequence[RaceResult],
-    points: Sequence[int],
-    rules: FormulaDRules,
-    progression: dict[int, list[int]],
-) -> Document:
-    """API.md's standings plus per-driver ``race_points``, ``dropped`` and ``progression``.
-
-    ``progression`` (driver → standings points after each race so far) is extended in place, so
-    the snapshots of races 1..k are computed in one pass; the web chart reads the last one.
-    """
-    standings: Standings = compute_standings(drivers, races, points=points, rules=rules)
-    data = standings.to_json()
-    for row, standing in zip(data["drivers"], standings.drivers, strict=True):
-        history = progression.setdefault(standing.driver, [])
-        history.append(standing.points)
-        row["race_points"] = list(standing.race_totals)  # FD-73 totals, dropped ones included
-        row["dropped"] = list(standing.dropped)  # FD-74
-        row["progression"] = list(history)
-    return data
 
 
 class FormulaDKind(GameKind[Championship, Race]):
@@ -149,14 +126,12 @@ class FormulaDKind(GameKind[Championship, Race]):
     def compute_snapshots(
         self, competition: Championship, events: Sequence[Race]
     ) -> list[Document]:
-        drivers = championship_drivers(load_drivers(competition))
-        rules = fd_rules(competition)
-        races = [race_result(e) for e in events]
-        progression: dict[int, list[int]] = {}
-        return [
-            standings_json(drivers, races[: k + 1], competition.points, rules, progression)
-            for k in range(len(races))
-        ]
+        return standings_snapshots(
+            championship_drivers(load_drivers(competition)),
+            [race_result(e) for e in events],
+            points=competition.points,
+            rules=fd_rules(competition),
+        )
 
     def initial_standings(self, competition: Championship) -> Document:
         # API.md: before any race the lists are empty (no query needed).
