@@ -125,6 +125,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: Celery broker and cache ---------------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL")
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
+# kombu's Redis transport with a guard that keeps the worker alive when Redis dies under load
+# (tournament/broker.py).
+CELERY_BROKER_TRANSPORT = "tournament.broker:Transport" if REDIS_URL else None
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 # Without a broker the embedded default runs every task in-process, when it is queued.
@@ -159,7 +162,8 @@ CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BEAT_SCHEDULE = {
     "sweep-pending-results": {
         "task": "tournament.competitions.tasks.sweep_pending",
-        "schedule": timedelta(seconds=env_int("PODIUM_SWEEP_SECONDS", 60)),
+        # Often enough that a lost simulation or resolution is played again within a minute.
+        "schedule": timedelta(seconds=env_int("PODIUM_SWEEP_SECONDS", 20)),
     },
     "purge-idempotency-keys": {
         "task": "tournament.competitions.tasks.purge_idempotency_keys",
@@ -168,6 +172,10 @@ CELERY_BEAT_SCHEDULE = {
 }
 # A stage left `submitted` longer than this is re-queued by the sweeper.
 PODIUM_SWEEP_AFTER = timedelta(seconds=env_int("PODIUM_SWEEP_AFTER_SECONDS", 30))
+# A worker playing a simulation renews its lease every third of this; a lease left to expire
+# means the worker died, and the next sweep queues the simulation again (recovery within about
+# a lease and a sweep: 15 + 20 s by default).
+PODIUM_SIMULATION_LEASE = timedelta(seconds=env_int("PODIUM_SIMULATION_LEASE_SECONDS", 15))
 # Back-off of the resolve task's retries of transient database errors: b, 2b, 4b seconds.
 PODIUM_RETRY_BACKOFF_SECONDS = float(env_str("PODIUM_RETRY_BACKOFF_SECONDS", "1") or 1)
 

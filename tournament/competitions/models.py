@@ -119,6 +119,50 @@ class EventQuerySet(models.QuerySet[Any]):
             pk__in=event_ids, status__in=[Status.FAILED, Status.SUBMITTED], version__gt=0
         )
 
+    # --- requested simulations (tasks.simulate_event_task; docs/reliability.md) ---
+    def simulations_due(self, requested_before: datetime, now: datetime) -> EventQuerySet:
+        """Simulations asked for before ``requested_before`` that no worker is playing now
+        (never queued, lost with the broker, or their worker died): the sweeper's work."""
+        return self.filter(simulation_requested_at__lt=requested_before).filter(
+            Q(simulation_lease_until__isnull=True) | Q(simulation_lease_until__lt=now)
+        )
+
+    def take_simulation_lease(self, event_id: int, now: datetime, until: datetime) -> bool:
+        """Take the requested simulation of ``event_id`` for one worker until ``until``.
+
+        A conditional update: of two workers (a redelivered message, a sweep), only the one
+        that finds no live lease plays it. False when there is no request or a live lease.
+        """
+        taken = (
+            self.filter(pk=event_id, simulation_requested_at__isnull=False)
+            .filter(Q(simulation_lease_until__isnull=True) | Q(simulation_lease_until__lt=now))
+            .update(simulation_lease_until=until)
+        )
+        return taken == 1
+
+    def renew_simulation_lease(self, event_id: int, lease: datetime, until: datetime) -> bool:
+        """Extend our lease (still ``lease``) to ``until``; False if it is no longer ours."""
+        renewed = self.filter(pk=event_id, simulation_lease_until=lease).update(
+            simulation_lease_until=until
+        )
+        return renewed == 1
+
+    def finish_simulation(self, event_id: int, requested_at: datetime, lease: datetime) -> None:
+        """The request played (stored, superseded or moot): forget it, unless it was asked for
+        again meanwhile; then only our lease ends, and the sweeper plays the new request."""
+        done = self.filter(pk=event_id, simulation_requested_at=requested_at).update(
+            simulation_requested_at=None,
+            simulation_requested_by=None,
+            simulation_version=None,
+            simulation_lease_until=None,
+        )
+        if not done:
+            self.release_simulation_lease(event_id, lease)
+
+    def release_simulation_lease(self, event_id: int, lease: datetime) -> None:
+        """Give up our lease (if still ours): the request waits for the sweeper."""
+        self.filter(pk=event_id, simulation_lease_until=lease).update(simulation_lease_until=None)
+
 
 class Event(models.Model):
     """A stage or race. Concrete models add ``competition = ForeignKey(...)``.
@@ -143,6 +187,29 @@ class Event(models.Model):
     results = models.JSONField(_("results"), default=list, blank=True)
     submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True)
     resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
+    # A simulation asked for and not played yet is a stored fact, like a submission: whatever
+    # happens to its message (a broker outage, a worker killed), the sweeper queues it again.
+    # The worker playing it holds a lease it renews; a lease left to expire means its worker
+    # died. ``simulation_version`` is the event's version when it was asked for: a delivery
+    # that finds another version stores nothing (exactly once).
+    simulation_requested_at = models.DateTimeField(
+        _("simulation requested at"), null=True, blank=True, editable=False
+    )
+    simulation_requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        verbose_name=_("simulation requested by"),
+    )
+    simulation_version = models.PositiveIntegerField(
+        _("simulation requested at version"), null=True, blank=True, editable=False
+    )
+    simulation_lease_until = models.DateTimeField(
+        _("simulation leased until"), null=True, blank=True, editable=False
+    )
 
     objects = EventQuerySet.as_manager()
 
@@ -198,6 +265,18 @@ class Event(models.Model):
         if reopened:
             self.status, self.error = Status.SUBMITTED, ""
         return bool(reopened)
+
+    def request_simulation(self, *, by: Any, now: datetime) -> None:
+        """Store that a simulation of this event was asked for, at its current version.
+
+        Asked again while one is pending: the newer request replaces it (a running worker's
+        lease is kept, and the version guard makes the second play store nothing).
+        """
+        self._write(
+            simulation_requested_at=now,
+            simulation_requested_by=by if getattr(by, "is_authenticated", False) else None,
+            simulation_version=self.version,
+        )
 
     def record_engine_failure(self, message: str) -> None:
         """The simulator could not play the event: an event without results becomes ``failed``;

@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.competitions import services
@@ -52,12 +53,11 @@ def request_simulation(*, kind: AnyKind, competition: Any, event: Any, by: Any) 
     from tournament.competitions.tasks import simulate_event_task
 
     check_simulation(kind=kind, competition=competition, event=event)
-    user_id = by.pk if getattr(by, "is_authenticated", False) else None
-    # The version seen now guards a redelivered task from storing the simulation twice.
-    version = event.version
-    transaction.on_commit(
-        lambda: simulate_event_task.delay(kind.label, event.pk, user_id, version), robust=True
-    )
+    # The request is stored (with the version seen now, which guards against storing the
+    # simulation twice) before it is queued: a message lost with the broker, or taken by a
+    # worker that dies, is queued again by the sweeper (tasks.sweep_pending).
+    event.request_simulation(by=by, now=timezone.now())
+    transaction.on_commit(lambda: simulate_event_task.delay(kind.label, event.pk), robust=True)
 
 
 def simulate_event(*, kind: AnyKind, event_id: int, by: Any, version: int | None = None) -> Any:
