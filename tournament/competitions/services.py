@@ -286,6 +286,7 @@ def queue_resolution(kind: AnyKind, event_id: int) -> None:
     ``robust=True``: a broker outage must not fail the request; the stage stays ``submitted``
     and the periodic sweeper queues it again.
     """
+    # tasks imports this module (its tasks call these services): imported at call time.
     from tournament.competitions.tasks import resolve_event_task
 
     transaction.on_commit(lambda: resolve_event_task.delay(kind.label, event_id), robust=True)

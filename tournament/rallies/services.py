@@ -13,10 +13,13 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
+from games.rallyman import log_issues, log_time
 from scoring.rally import (
     RallyInputError,
+    TimeFormatError,
     championship_standings,
     parse_championship_settings,
+    parse_time,
     rally_standings,
 )
 from tournament.competitions import audit
@@ -24,6 +27,7 @@ from tournament.competitions.errors import Conflict, InvalidInput
 from tournament.competitions.kinds import get_kind
 from tournament.competitions.models import AuditAction
 from tournament.rallies.loading import out_of_rally, rally_drivers, rally_rules, stage_sheets
+from tournament.rallies.messages import translate
 from tournament.rallies.models import (
     ChampionshipRally,
     Driver,
@@ -191,10 +195,6 @@ def preview_log(*, rally: Rally, log: str, time: Any = None) -> dict[str, Any]:
     ``{"net_time", "cards", "tokens", "turns"}``, plus ``"mismatch"`` when a given time differs
     (RM-53.8); ``{"errors": [...]}`` for a log that breaks RM-55.
     """
-    from games.rallyman import log_issues, log_time
-    from scoring.rally import TimeFormatError, parse_time
-    from tournament.rallies.messages import translate
-
     problems = log_issues(log)
     if problems:
         return {"errors": [translate(p.code, p.message, p.params, {}) for p in problems]}
