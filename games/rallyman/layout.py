@@ -198,40 +198,14 @@ def _features(c: _Checker, value: Any, path: str, piece: Piece) -> tuple[Feature
     if not isinstance(value, list):
         c.add(path, "not_list", "Expected a list of features.")
         return ()
-    corner = piece.kind == "corner"
-    lanes = ("inside", "outside") if corner else ("left", "right", "both")
-    where = "index" if corner else "row"
     out: list[Feature] = []
     taken: set[tuple[str, int]] = set()
     for i, raw in enumerate(value):
         fpath = _join(path, i)
-        data = c.obj(raw, fpath, (where, "lane", "jump", "ford", "obstacle"))
-        if data is None:
+        read = _feature(c, raw, fpath, piece)
+        if read is None:
             continue
-        lane = data.get("lane")
-        if lane not in lanes:
-            c.add(
-                _join(fpath, "lane"),
-                "bad_lane",
-                "Lane must be one of: " + ", ".join(lanes) + ".",
-                choices=list(lanes),
-            )
-            continue
-        lane = str(lane)
-        count = len(piece.inside if lane == "inside" else piece.outside) if corner else piece.rows
-        index = c.integer(data.get(where), _join(fpath, where), 0, max(count - 1, 0))
-        kinds = [k for k in ("jump", "ford", "obstacle") if k in data]
-        if len(kinds) != 1:
-            c.add(fpath, "one_feature", "Give exactly one of jump, ford or obstacle.")
-            continue
-        jump = 0
-        if "jump" in data:
-            jump = c.integer(data["jump"], _join(fpath, "jump"), 1, 6) or 0
-        for flag in ("ford", "obstacle"):
-            if flag in data and data[flag] is not True:
-                c.add(_join(fpath, flag), "not_true", f"{flag} must be true.")
-        if index is None:
-            continue
+        lane, index, jump, ford, obstacle = read
         for one in ("left", "right") if lane == "both" else (lane,):
             if (one, index) in taken:
                 c.add(
@@ -242,8 +216,51 @@ def _features(c: _Checker, value: Any, path: str, piece: Piece) -> tuple[Feature
                     index=index,
                 )
             taken.add((one, index))
-            out.append(Feature(one, index, jump, "ford" in data, "obstacle" in data))
-    # RM-24: obstacles on every lane of a row would close the road.
+            out.append(Feature(one, index, jump, ford, obstacle))
+    _check_open(c, path, piece, out)
+    return tuple(out)
+
+
+def _feature(
+    c: _Checker, raw: Any, fpath: str, piece: Piece
+) -> tuple[str, int, int, bool, bool] | None:
+    """One feature: (lane, index, jump, ford, obstacle), or None when it is not usable."""
+    corner = piece.kind == "corner"
+    lanes = ("inside", "outside") if corner else ("left", "right", "both")
+    where = "index" if corner else "row"
+    data = c.obj(raw, fpath, (where, "lane", "jump", "ford", "obstacle"))
+    if data is None:
+        return None
+    lane = data.get("lane")
+    if lane not in lanes:
+        c.add(
+            _join(fpath, "lane"),
+            "bad_lane",
+            "Lane must be one of: " + ", ".join(lanes) + ".",
+            choices=list(lanes),
+        )
+        return None
+    lane = str(lane)
+    count = len(piece.inside if lane == "inside" else piece.outside) if corner else piece.rows
+    index = c.integer(data.get(where), _join(fpath, where), 0, max(count - 1, 0))
+    kinds = [k for k in ("jump", "ford", "obstacle") if k in data]
+    if len(kinds) != 1:
+        c.add(fpath, "one_feature", "Give exactly one of jump, ford or obstacle.")
+        return None
+    jump = 0
+    if "jump" in data:
+        jump = c.integer(data["jump"], _join(fpath, "jump"), 1, 6) or 0
+    for flag in ("ford", "obstacle"):
+        if flag in data and data[flag] is not True:
+            c.add(_join(fpath, flag), "not_true", f"{flag} must be true.")
+    if index is None:
+        return None
+    return lane, index, jump, "ford" in data, "obstacle" in data
+
+
+def _check_open(c: _Checker, path: str, piece: Piece, out: list[Feature]) -> None:
+    """RM-24: obstacles on every lane of a row (or a whole corner lane) would close the road."""
+    corner = piece.kind == "corner"
     for row in range(piece.rows if not corner else 0):
         if all(
             any(f.obstacle and f.lane == ln and f.index == row for f in out)
@@ -256,7 +273,6 @@ def _features(c: _Checker, value: Any, path: str, piece: Piece) -> tuple[Feature
             any(f.obstacle and f.lane == lane and f.index == k for f in out) for k in range(n)
         ):
             c.add(path, "road_blocked", f"Obstacles close the {lane} lane.", lane=lane)
-    return tuple(out)
 
 
 def _piece(c: _Checker, raw: Any, path: str) -> Piece | None:
@@ -287,6 +303,10 @@ def _piece(c: _Checker, raw: Any, path: str) -> Piece | None:
             feats = _features(c, data.get("features"), _join(path, "features"), piece)
             piece = Piece(kind, rows=rows, features=feats)
         return piece
+    return _corner(c, data, path)
+
+
+def _corner(c: _Checker, data: dict[str, Any], path: str) -> Piece | None:
     turn = data.get("turn")
     if turn not in ("left", "right"):
         c.add(_join(path, "turn"), "bad_turn", "turn must be left or right.")
@@ -296,20 +316,26 @@ def _piece(c: _Checker, raw: Any, path: str) -> Piece | None:
         return None
     if len(inside) > len(outside):
         c.add(path, "inside_longer", "The inside lane may not have more spaces than the outside.")
-    shortcut = None
-    if "shortcut" in data:
-        spath = _join(path, "shortcut")
-        sc = c.obj(data["shortcut"], spath, ("limit", "spaces"))
-        if sc is not None:
-            limit = c.integer(sc.get("limit"), _join(spath, "limit"), 1, 6)
-            spaces = c.integer(sc.get("spaces"), _join(spath, "spaces"), 1, 6)
-            if limit is not None and spaces is not None:
-                shortcut = Shortcut(limit, spaces)
+    shortcut = _shortcut(c, data, path)
     piece = Piece("corner", turn=str(turn), inside=inside, outside=outside, shortcut=shortcut)
     feats = _features(c, data.get("features"), _join(path, "features"), piece)
     return Piece(
         "corner", turn=str(turn), inside=inside, outside=outside, features=feats, shortcut=shortcut
     )
+
+
+def _shortcut(c: _Checker, data: dict[str, Any], path: str) -> Shortcut | None:
+    if "shortcut" not in data:
+        return None
+    spath = _join(path, "shortcut")
+    sc = c.obj(data["shortcut"], spath, ("limit", "spaces"))
+    if sc is None:
+        return None
+    limit = c.integer(sc.get("limit"), _join(spath, "limit"), 1, 6)
+    spaces = c.integer(sc.get("spaces"), _join(spath, "spaces"), 1, 6)
+    if limit is None or spaces is None:
+        return None
+    return Shortcut(limit, spaces)
 
 
 def layout_issues(data: Any) -> list[LayoutIssue]:
@@ -345,41 +371,50 @@ def _read(data: Any) -> tuple[Layout | None, list[LayoutIssue]]:
     names: set[str] = set()
     placed: list[tuple[str, Piece]] = []
     for t, raw_tile in enumerate(raw_tiles):
-        tpath = _join("tiles", t)
-        tile = c.obj(raw_tile, tpath, ("name", "danger", "pieces"))
-        if tile is None:
-            continue
-        tname = c.text(tile.get("name"), _join(tpath, "name")) or f"#{t}"
-        if tname in names:
-            c.add(_join(tpath, "name"), "duplicate_tile", f"Tile name {tname!r} is used twice.")
-        names.add(tname)
-        danger = tile.get("danger", "none")
-        if danger not in DANGER_LEVELS:
-            c.add(
-                _join(tpath, "danger"),
-                "bad_danger",
-                "danger must be one of: " + ", ".join(DANGER_LEVELS) + ".",
-                choices=list(DANGER_LEVELS),
-            )
-            danger = "none"
-        raw_pieces = tile.get("pieces")
-        if not isinstance(raw_pieces, list) or not raw_pieces:
-            c.add(_join(tpath, "pieces"), "no_pieces", "Expected a non-empty list of pieces.")
-            continue
-        pieces: list[Piece] = []
-        for p, raw_piece in enumerate(raw_pieces):
-            ppath = _join(_join(tpath, "pieces"), p)
-            piece = _piece(c, raw_piece, ppath)
-            if piece is not None:
-                pieces.append(piece)
-                placed.append((ppath, piece))
-        tiles.append(Tile(tname, str(danger), tuple(pieces)))
+        tile = _tile(c, raw_tile, t, names, placed)
+        if tile is not None:
+            tiles.append(tile)
     if c.issues:
         return None, c.issues
     _check_sequence(c, placed)
     if c.issues:
         return None, c.issues
     return Layout(str(name), description, tuple(tiles)), c.issues
+
+
+def _tile(
+    c: _Checker, raw_tile: Any, t: int, names: set[str], placed: list[tuple[str, Piece]]
+) -> Tile | None:
+    """One tile: a unique name, a danger level (RM-38) and its pieces (added to ``placed``)."""
+    tpath = _join("tiles", t)
+    tile = c.obj(raw_tile, tpath, ("name", "danger", "pieces"))
+    if tile is None:
+        return None
+    tname = c.text(tile.get("name"), _join(tpath, "name")) or f"#{t}"
+    if tname in names:
+        c.add(_join(tpath, "name"), "duplicate_tile", f"Tile name {tname!r} is used twice.")
+    names.add(tname)
+    danger = tile.get("danger", "none")
+    if danger not in DANGER_LEVELS:
+        c.add(
+            _join(tpath, "danger"),
+            "bad_danger",
+            "danger must be one of: " + ", ".join(DANGER_LEVELS) + ".",
+            choices=list(DANGER_LEVELS),
+        )
+        danger = "none"
+    raw_pieces = tile.get("pieces")
+    if not isinstance(raw_pieces, list) or not raw_pieces:
+        c.add(_join(tpath, "pieces"), "no_pieces", "Expected a non-empty list of pieces.")
+        return None
+    pieces: list[Piece] = []
+    for p, raw_piece in enumerate(raw_pieces):
+        ppath = _join(_join(tpath, "pieces"), p)
+        piece = _piece(c, raw_piece, ppath)
+        if piece is not None:
+            pieces.append(piece)
+            placed.append((ppath, piece))
+    return Tile(tname, str(danger), tuple(pieces))
 
 
 def _check_sequence(c: _Checker, placed: list[tuple[str, Piece]]) -> None:
@@ -390,30 +425,36 @@ def _check_sequence(c: _Checker, placed: list[tuple[str, Piece]]) -> None:
     if kinds[-1] != "finish":
         c.add(placed[-1][0], "finish_last", "The last piece of the last tile must be the finish.")
     for i, (path, piece) in enumerate(placed):
-        if piece.kind == "start" and i != 0:
-            c.add(path, "start_twice", "The start must be the very first piece, once.")
-        if piece.kind == "finish" and i != len(placed) - 1:
-            c.add(path, "finish_twice", "The finish must be the very last piece, once.")
-        before = kinds[i - 1] if i > 0 else None
-        after = kinds[i + 1] if i + 1 < len(kinds) else None
-        if piece.kind == "drift" and "corner" not in (before, after):
-            c.add(path, "drift_not_by_corner", "A drift area must touch a corner (RM-18).")
-        if piece.kind == "corner" and piece.shortcut is not None:
-            # RM-19: a shortcut connects to any space except corner spaces.
-            if before in ("corner", "start", None):
-                c.add(
-                    _join(path, "shortcut"),
-                    "shortcut_entry",
-                    "A shortcut needs a straight or drift piece before its corner.",
-                )
-            if after in ("corner", None):
-                c.add(
-                    _join(path, "shortcut"),
-                    "shortcut_exit",
-                    "A shortcut needs a straight, drift or finish piece after its corner.",
-                )
+        _check_place(c, i, path, piece, kinds)
     if len(placed) < 3:
         c.add("tiles", "no_road", "A stage needs road between its start and finish.")
+
+
+def _check_place(c: _Checker, i: int, path: str, piece: Piece, kinds: list[str]) -> None:
+    """Piece ``i`` against its neighbours: the start and finish once, drifts by a corner,
+    shortcut ends."""
+    if piece.kind == "start" and i != 0:
+        c.add(path, "start_twice", "The start must be the very first piece, once.")
+    if piece.kind == "finish" and i != len(kinds) - 1:
+        c.add(path, "finish_twice", "The finish must be the very last piece, once.")
+    before = kinds[i - 1] if i > 0 else None
+    after = kinds[i + 1] if i + 1 < len(kinds) else None
+    if piece.kind == "drift" and "corner" not in (before, after):
+        c.add(path, "drift_not_by_corner", "A drift area must touch a corner (RM-18).")
+    if piece.kind == "corner" and piece.shortcut is not None:
+        # RM-19: a shortcut connects to any space except corner spaces.
+        if before in ("corner", "start", None):
+            c.add(
+                _join(path, "shortcut"),
+                "shortcut_entry",
+                "A shortcut needs a straight or drift piece before its corner.",
+            )
+        if after in ("corner", None):
+            c.add(
+                _join(path, "shortcut"),
+                "shortcut_exit",
+                "A shortcut needs a straight, drift or finish piece after its corner.",
+            )
 
 
 def sample_document(name: str) -> dict[str, Any]:

@@ -55,7 +55,9 @@ class AutoDriver:
 
     def __init__(self, profile: Profile | None = None) -> None:
         self.profile = profile or Profile()
-        self._tables: dict[tuple[int, tuple[int, ...], bool], tuple[list[int], list[float]]] = {}
+        # Caps and costs of the track being driven, per situation (mud, coast dice left): the
+        # driver's view of that one track, dropped when it is handed another.
+        self._tables: dict[tuple[tuple[int, ...], bool], tuple[list[int], list[float]]] = {}
         self._track: Track | None = None
 
     # --- caps and route -------------------------------------------------------------------
@@ -65,7 +67,7 @@ class AutoDriver:
         if self._track is not track:
             self._track, self._tables = track, {}
         coast_ok = ctx.dice.coast > 0
-        key = (id(track), tuple(ctx.mud), coast_ok)
+        key = (tuple(ctx.mud), coast_ok)
         table = self._tables.get(key)
         if table is None:
             table = _caps_and_costs(ctx, coast_ok)
@@ -109,15 +111,13 @@ class AutoDriver:
     ) -> tuple[Step, ...]:
         """Each die the fastest the caps allow on the best next space; then the prefix with the
         most distance per second of its card (RM-33). ``boost``/``repeat`` allow those dice."""
-        track, rules = ctx.track, ctx.rules
-        car = ctx.car
-        cur, gear = car.space, car.gear
+        track = ctx.track
+        cur, gear = ctx.car.space, ctx.car.gear
         used = 0
         gears = coasts = brakes = boosts = 0
         steps: list[Step] = []
         ends: list[tuple[int, int]] = []  # (space, gear in effect) after each step
         while len(steps) < 12:
-            best: tuple[float, int, Step, int] | None = None
             options = _options(
                 ctx,
                 gear,
@@ -128,19 +128,10 @@ class AutoDriver:
                 boost and boosts < ctx.dice.boost,
                 repeat and not steps,
             )
-            if not options:
-                break
-            for t in track.succ[cur]:
-                choice = self._die_for(ctx, caps, cur, t, gear, options, risky)
-                if choice is None:
-                    continue
-                step, end, effective = choice
-                key = (costs[end], -effective)
-                if best is None or key < (best[0], -best[3]):
-                    best = (costs[end], end, step, effective)
+            best = self._next_step(ctx, caps, costs, cur, gear, options, risky) if options else None
             if best is None:
                 break
-            _, end, step, effective = best
+            step, cur = best
             steps.append(step)
             if step.coast:
                 coasts += 1
@@ -150,23 +141,31 @@ class AutoDriver:
                 boosts += step.boost
                 used |= 1 << step.gear
                 gear = step.gear
-            cur = end
             ends.append((cur, gear))
             if track.kind[cur] == FINISH:
                 break
-        if not steps:
-            return ()
-        # Keep the prefix with the most distance per second of its card (RM-33).
-        start = track.progress[car.space]
-        best_k, best_rate = 1, -1.0
-        for k, (space, g) in enumerate(ends, start=1):
-            if track.kind[space] == FINISH:
-                rate = 1e9 - rules.card_seconds(g)  # crossing the line always wins
-            else:
-                rate = (track.progress[space] - start) / rules.card_seconds(g)
-            if rate > best_rate:
-                best_k, best_rate = k, rate
-        return tuple(steps[:best_k])
+        return tuple(steps[: _best_prefix(ctx, ends)])
+
+    def _next_step(
+        self,
+        ctx: TurnContext,
+        caps: list[int],
+        costs: list[float],
+        cur: int,
+        gear: int,
+        options: list[Option],
+        risky: bool,
+    ) -> tuple[Step, int] | None:
+        """The die for the best next space: the lowest cost to the finish, then the fastest."""
+        best: tuple[float, int, Step, int] | None = None
+        for t in ctx.track.succ[cur]:
+            choice = self._die_for(ctx, caps, cur, t, gear, options, risky)
+            if choice is None:
+                continue
+            step, end, effective = choice
+            if best is None or (costs[end], -effective) < (best[0], -best[3]):
+                best = (costs[end], end, step, effective)
+        return None if best is None else (best[2], best[1])
 
     def _value(self, ctx: TurnContext, steps: tuple[Step, ...]) -> float:
         """Expected seconds per row of a turn (lower is better): its card, plus the chance that
@@ -371,6 +370,22 @@ def _options(
             if g >= 1 and not used & (1 << g):
                 options.append((g, b, False))
     return options
+
+
+def _best_prefix(ctx: TurnContext, ends: list[tuple[int, int]]) -> int:
+    """How many steps to keep: the most distance per second of the card they end on (RM-33);
+    crossing the line always wins."""
+    track, rules = ctx.track, ctx.rules
+    start = track.progress[ctx.car.space]
+    best_k, best_rate = 0, -1.0
+    for k, (space, g) in enumerate(ends, start=1):
+        if track.kind[space] == FINISH:
+            rate = 1e9 - rules.card_seconds(g)
+        else:
+            rate = (track.progress[space] - start) / rules.card_seconds(g)
+        if rate > best_rate:
+            best_k, best_rate = k, rate
+    return best_k
 
 
 def _p_at_least(faces: list[int], limit: int) -> float:

@@ -15,6 +15,7 @@ best one found, so the planned order (also a candidate) is kept on ties of the f
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from games.rallyman.engine import Step, TurnContext, jump_landings
 from games.rallyman.track import CORNER, FINISH, SHORTCUT
@@ -30,8 +31,14 @@ class RelayCosts:
     max_nodes: int
 
 
-# (gear value, brake dice, hazard brake dice, boost, coast hazard); a coast die has value 0.
-_Die = tuple[int, int, int, bool, int]
+class _Die(NamedTuple):
+    """A thrown die to lay again; a coast die has value 0."""
+
+    value: int
+    brakes: int
+    hazard_brakes: int  # how many of its brake dice showed a hazard
+    boost: bool
+    coast_hazard: int  # 1: a coast die that showed a hazard
 
 
 class _Search:
@@ -79,18 +86,18 @@ class _Search:
             if value in (gear - 1, gear + 1) or (
                 first and value == gear and self.rules.first_die_may_repeat_gear
             ):
-                out.append((value, 0, 0, False, 0))
+                out.append(_Die(value, 0, 0, False, 0))
             if self.has_boost and not boosted and value == gear + 2:
-                out.append((value, 0, 0, True, 0))
+                out.append(_Die(value, 0, 0, True, 0))
             b = gear - 1 - value  # RM-13: b brake dice drop b + 1 gears
             if value >= 1 and 1 <= b <= bs + bh:
                 for hb in range(max(0, b - bs), min(b, bh) + 1):
-                    out.append((value, b, hb, False, 0))
+                    out.append(_Die(value, b, hb, False, 0))
         if gear >= 1:  # RM-12 ruling: no coast die in gear 0
             if cs:
-                out.append((0, 0, 0, False, 0))
+                out.append(_Die(0, 0, 0, False, 0))
             if ch:
-                out.append((0, 0, 0, False, 1))
+                out.append(_Die(0, 0, 0, False, 1))
         return out
 
     def _walk(
@@ -111,59 +118,28 @@ class _Search:
             return
         self.seen.add(key)
         self.nodes += 1
-        track, ctx = self.track, self.ctx
-        limit = self.rules.hazard_limit
-        for value, b, hb, boost, coast_hit in self._dice(gear, used, cs, ch, bs, bh, boosted):
+        track = self.track
+        for die in self._dice(gear, used, cs, ch, bs, bh, boosted):
+            value, b, hb, boost, coast_hit = die
             effective = value or gear
             die_hit = bool(coast_hit) if value == 0 else self.gear_face[value]
-            shown = coast_hit + hb + (die_hit if value else 0)
-            if boost:
-                shown += self.boost_face
+            shown = coast_hit + hb + (die_hit if value else 0) + (self.boost_face if boost else 0)
             fordable = value == 0 or (value == 1 and b == 0)
             for t in track.succ[cur]:
-                if track.ford[t] and not fordable:
+                if (track.ford[t] and not fordable) or self.ctx.can_enter(cur, t, effective):
                     continue
-                if ctx.can_enter(cur, t, effective):
-                    continue
-                jump = track.jump[t]
-                landings: tuple[int, ...] = (-1,)
-                if jump and effective >= jump and track.kind[t] != FINISH:
-                    far = effective > jump
-                    landings = tuple(
-                        s
-                        for s in jump_landings(track, t, far)
-                        if not ctx.can_enter(t, s, effective)
-                        and not (track.ford[s] and not fordable)
-                        and not (far and ctx.jump_passes(t, s))
-                    )
-                for landing in landings:
+                for landing in self._landings(t, effective, fordable):
                     end = t if landing < 0 else landing
-                    lost = hazards + shown >= limit
-                    entries = shortcuts
-                    walk = cur
-                    for space in (t,) if landing < 0 else (t, landing):
-                        kind = track.kind[space]
-                        if kind == CORNER and effective > ctx.limit(space):
-                            lost = True
-                        elif kind == SHORTCUT:
-                            if effective > track.shortcut_limit[space]:
-                                lost = True
-                            if track.kind[walk] != SHORTCUT:
-                                entries += 1
-                        walk = space
-                    if landing >= 0 and (
-                        effective >= jump + 2 or (effective == jump + 1 and die_hit)
-                    ):
-                        lost = True  # RM-20
-                    step = Step(t, value, brakes=b, boost=boost, landing=landing)
-                    self.path.append(step)
+                    lost, entries = self._lost(cur, t, landing, effective, die_hit, shortcuts)
+                    lost = lost or hazards + shown >= self.rules.hazard_limit
+                    self.path.append(Step(t, value, brakes=b, boost=boost, landing=landing))
                     self.chosen.append(coast_hit if value == 0 else hb)
                     if lost:
                         self._score(end, effective, entries)
                     elif track.kind[end] != FINISH:
                         self._walk(
                             end,
-                            value or gear,
+                            effective,
                             used | (1 << value) if value else used,
                             cs - (value == 0 and not coast_hit),
                             ch - coast_hit,
@@ -175,6 +151,42 @@ class _Search:
                         )
                     self.path.pop()
                     self.chosen.pop()
+
+    def _landings(self, t: int, effective: int, fordable: bool) -> tuple[int, ...]:
+        """RM-20: where a die on ``t`` may land (``(-1,)``: it does not jump)."""
+        track, ctx = self.track, self.ctx
+        jump = track.jump[t]
+        if not (jump and effective >= jump and track.kind[t] != FINISH):
+            return (-1,)
+        far = effective > jump
+        return tuple(
+            s
+            for s in jump_landings(track, t, far)
+            if not ctx.can_enter(t, s, effective)
+            and not (track.ford[s] and not fordable)
+            and not (far and ctx.jump_passes(t, s))
+        )
+
+    def _lost(
+        self, cur: int, t: int, landing: int, effective: int, die_hit: bool, shortcuts: int
+    ) -> tuple[bool, int]:
+        """Does the die lose control without the hazard count (RM-17, RM-19, RM-20), and the
+        shortcut entries after it."""
+        track, ctx = self.track, self.ctx
+        lost = False
+        walk = cur
+        for space in (t,) if landing < 0 else (t, landing):
+            kind = track.kind[space]
+            if kind == CORNER and effective > ctx.limit(space):
+                lost = True
+            elif kind == SHORTCUT:
+                lost = lost or effective > track.shortcut_limit[space]
+                shortcuts += track.kind[walk] != SHORTCUT
+            walk = space
+        jump = track.jump[t]
+        if landing >= 0 and (effective >= jump + 2 or (effective == jump + 1 and die_hit)):
+            lost = True  # RM-20
+        return lost, shortcuts
 
     def _score(self, space: int, gear: int, shortcuts: int) -> None:
         rules, costs = self.rules, self.costs

@@ -163,7 +163,31 @@ def simulate_stage(
         raise RallymanError("A car is entered twice.", "duplicate_car")
     chance = chance or RandomChance(rng)
     driver = driver or AutoDriver()
-    relay: Relayer | None = getattr(driver, "relay", None)  # optional (see Driver)
+    cars = _start_cars(entries, rules)
+    state = StageState(track, rules, cars)
+    waiting = [c for c in cars if c.active]
+    replay: list[dict[str, Any]] = []
+    rounds = 0
+    while any(c.active for c in cars):
+        rounds += 1
+        if rounds > rules.max_turns_per_stage + len(cars):
+            # A car that never got a start space (not possible on a valid layout) retires.
+            for car in cars:
+                if car.active:
+                    car.retired, car.retire_reason, car.on_track = True, "max_turns", False
+            break
+        order = turn_order(state, [c for c in cars if c.active and c.space >= 0])
+        # RM-4: in round r the car in start position r enters after the others.
+        if waiting and waiting[0].start_position <= rounds and _enter(state, waiting[0]):
+            order.append(waiting.pop(0))
+        replay += _play_round(state, order, driver, chance, rounds)
+    return StageRun(
+        track.name, tuple(_result(c, rules, last_stage) for c in cars), rounds, tuple(replay)
+    )
+
+
+def _start_cars(entries: Sequence[CarEntry], rules: RallyRules) -> list[CarState]:
+    """The cars in start order with the tokens and damage they bring (RM-31, RM-40)."""
     cars = [
         CarState(
             e.car,
@@ -179,43 +203,32 @@ def simulate_stage(
         if turn_dice(rules, car).gear == 0:
             # RM-40: damage brought from the last stage can leave no gear die at all.
             car.retired, car.retire_reason = True, "no_gear_dice"
-    state = StageState(track, rules, cars)
-    waiting = [c for c in cars if c.active]
+    return cars
+
+
+def _play_round(
+    state: StageState, order: list[CarState], driver: Driver, chance: Chance, rounds: int
+) -> list[dict[str, Any]]:
+    """Every car in ``order`` plays its turn (RM-7 to RM-9); returns the round's replay."""
+    relay: Relayer | None = getattr(driver, "relay", None)  # optional (see Driver)
+    limit = state.rules.max_turns_per_stage
     replay: list[dict[str, Any]] = []
-    rounds = 0
-    limit = rules.max_turns_per_stage
-    while any(c.active for c in cars):
-        rounds += 1
-        if rounds > limit + len(cars):
-            # A car that never got a start space (not possible on a valid layout) retires.
-            for car in cars:
-                if car.active:
-                    car.retired, car.retire_reason, car.on_track = True, "max_turns", False
-            break
-        running = [c for c in cars if c.active and c.space >= 0]
-        order = turn_order(state, running)
-        # RM-4: in round r the car in start position r enters after the others.
-        if waiting and waiting[0].start_position <= rounds and _enter(state, waiting[0]):
-            order.append(waiting.pop(0))
-        for index, car in enumerate(order):
-            if not car.active:
-                continue
-            if not car.on_track:
-                return_after_crash(state, car)
-            ctx = make_context(state, car, leader=index == 0)  # RM-9
-            plan = driver.plan(ctx)
-            record = play_turn(ctx, plan, chance, driver.before_die, relay)
-            entry = record.to_json(track)
-            entry["round"] = rounds
-            entry["leader"] = index == 0
-            replay.append(entry)
-            if car.active and car.turns >= limit:
-                # RM-41 ruling: the simulator's guard against a stage that never ends.
-                car.retired, car.retire_reason, car.on_track = True, "max_turns", False
-                replay[-1]["retired"] = True
-    return StageRun(
-        track.name, tuple(_result(c, rules, last_stage) for c in cars), rounds, tuple(replay)
-    )
+    for index, car in enumerate(order):
+        if not car.active:
+            continue
+        if not car.on_track:
+            return_after_crash(state, car)
+        ctx = make_context(state, car, leader=index == 0)  # RM-9
+        record = play_turn(ctx, driver.plan(ctx), chance, driver.before_die, relay)
+        entry = record.to_json(state.track)
+        entry["round"] = rounds
+        entry["leader"] = index == 0
+        replay.append(entry)
+        if car.active and car.turns >= limit:
+            # RM-41 ruling: the simulator's guard against a stage that never ends.
+            car.retired, car.retire_reason, car.on_track = True, "max_turns", False
+            entry["retired"] = True
+    return replay
 
 
 def _result(car: CarState, rules: RallyRules, last_stage: bool) -> CarRun:
