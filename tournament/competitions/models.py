@@ -109,6 +109,10 @@ class EventQuerySet(models.QuerySet[Any]):
         )
         return claimed == 1
 
+    def with_results(self, competition: Competition) -> EventQuerySet:
+        """The competition's events with stored results (its set-up is then locked)."""
+        return self.filter(competition=competition, version__gt=0)
+
     def pending(self, older_than: datetime) -> EventQuerySet:
         """Events left ``submitted`` since before ``older_than`` (for the sweeper)."""
         return self.filter(status=Status.SUBMITTED, submitted_at__lt=older_than)

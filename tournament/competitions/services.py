@@ -11,9 +11,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -27,6 +27,12 @@ from tournament.competitions.errors import (
 )
 from tournament.competitions.kinds import AnyKind, C, Document, E, GameKind, Row
 from tournament.competitions.models import AuditAction, Competition, Event, Source, Status
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+    #: Who acts: a signed-in user, an anonymous caller, or nobody (a command, a worker).
+    Actor = User | AnonymousUser | None
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +58,9 @@ def _save_progress(competition: Competition, events: Sequence[Event]) -> None:
     competition.set_standings_through(_standings_through(events))
 
 
-def _user_or_none(by: Any) -> Any:
+def _user_or_none(by: Actor) -> User | None:
     """The acting user as a ``created_by``: None for anonymous callers and system actions."""
-    return by if getattr(by, "is_authenticated", False) else None
+    return by if by is not None and not by.is_anonymous else None
 
 
 def create_competition(
@@ -64,7 +70,7 @@ def create_competition(
     name: str,
     public: bool,
     setup: Document,
-    by: Any,
+    by: Actor,
     seed: int | None = None,
 ) -> C:
     """Create a competition with its events and set-up rows from a checked set-up.
@@ -93,7 +99,7 @@ def create_competition(
     return competition
 
 
-def create_from_request(*, kind: GameKind[C, Any], data: Document, by: Any) -> C:
+def create_from_request(*, kind: GameKind[C, Any], data: Document, by: Actor) -> C:
     """Create from the create serializer's validated data (``club``, ``name``, … and set-up)."""
     return create_competition(
         kind=kind,
@@ -106,7 +112,7 @@ def create_from_request(*, kind: GameKind[C, Any], data: Document, by: Any) -> C
     )
 
 
-def create_from_setup(*, kind: GameKind[C, Any], club: Club, setup: Document, by: Any) -> C:
+def create_from_setup(*, kind: GameKind[C, Any], club: Club, setup: Document, by: Actor) -> C:
     """Create from an exported set-up, with the create request's checks (InvalidInput: 400)."""
     body = kind.create_serializer(data={**setup, "club": club.slug})
     if not body.is_valid():
@@ -120,7 +126,7 @@ def submit_results(
     competition_id: int,
     number: int,
     rows: list[Row],
-    by: Any,
+    by: Actor,
     source: str = Source.SUBMITTED,
     expected_version: int | None = None,
     replay: Any = None,
@@ -164,7 +170,7 @@ def submit_results(
     return event
 
 
-def diff_rows(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def diff_rows(before: list[Row], after: list[Row]) -> list[Row]:
     """What a new version changed, per entrant: ``{"entrant", "field": [old, new], …}``.
 
     Rows are matched by their first key (``rider``, ``driver``); a new entrant shows every field.
@@ -184,16 +190,16 @@ def diff_rows(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list
     return changed
 
 
-def results_stored(event_model: Any, competition: Any) -> bool:
+def results_stored(event_model: type[Event], competition: Competition | None) -> bool:
     """Whether an event of ``competition`` (saved) has results: its set-up is then locked."""
     return (
         competition is not None
         and competition.pk is not None
-        and event_model.objects.filter(competition=competition, version__gt=0).exists()
+        and event_model.objects.with_results(competition).exists()
     )
 
 
-def setup_locked(*, kind: AnyKind, competition: Any, data: Any) -> bool:
+def setup_locked(*, kind: AnyKind, competition: Competition | None, data: object) -> bool:
     """True when ``data`` touches the set-up and results are already stored (API.md: 409)."""
     touches = isinstance(data, dict) and any(key in data for key in kind.setup_fields)
     return touches and results_stored(kind.event_model, competition)
@@ -205,7 +211,7 @@ def update_competition(
     competition_id: int,
     changes: Document,
     setup: Document | None,
-    by: Any,
+    by: Actor,
 ) -> C:
     """PATCH: ``name`` and ``public`` any time; the set-up only before the first result (409).
 
@@ -272,7 +278,7 @@ def _replace_setup(kind: AnyKind, competition: Competition, setup: Document) -> 
     kind.write_setup(competition, setup)
 
 
-def _link_to(model: type[Any], kind: AnyKind) -> str:
+def _link_to(model: type[models.Model], kind: AnyKind) -> str:
     """The name of ``model``'s foreign key to the kind's competition model."""
     for field in model._meta.get_fields():
         if getattr(field, "many_to_one", False) and field.related_model is kind.competition_model:
@@ -418,7 +424,7 @@ def fail_event(*, kind: AnyKind, event_id: int, message: str) -> None:
         _save_progress(competition, events)
 
 
-def pending_events(kind: AnyKind, older_than: Any) -> list[int]:
+def pending_events(kind: AnyKind, older_than: datetime) -> list[int]:
     """Ids of events left ``submitted`` since before ``older_than`` (for the sweeper)."""
     return list(
         kind.event_model.objects.pending(older_than)
@@ -428,7 +434,7 @@ def pending_events(kind: AnyKind, older_than: Any) -> list[int]:
 
 
 def standings_text(
-    *, kind: AnyKind, competition_id: int, user: Any, after: int | None
+    *, kind: AnyKind, competition_id: int, user: Actor, after: int | None
 ) -> str | None:
     """The hot path of a standings read: the snapshot's JSON text in one query, or None.
 
@@ -440,7 +446,7 @@ def standings_text(
     # equivalent ORM query cost more than running it (bench/bench_standings.py).
     sql = _standings_sql(kind)
     superuser = bool(getattr(user, "is_superuser", False))
-    user_id = user.pk if user.is_authenticated else None
+    user_id = user.pk if user is not None and user.is_authenticated else None
     with connection.cursor() as cursor:
         cursor.execute(sql, [competition_id, after, superuser, user_id])
         row = cursor.fetchone()
@@ -476,7 +482,7 @@ def _standings_sql(kind: AnyKind) -> str:
     return sql
 
 
-def standings(*, kind: AnyKind, competition: Any, after: int | None) -> dict[str, Any]:
+def standings(*, kind: AnyKind, competition: Competition, after: int | None) -> Document:
     """The standings JSON after event ``after`` (default: the latest consecutive resolved one).
 
     Two queries at most whatever the competition's size: the snapshot, or the set-up for the
