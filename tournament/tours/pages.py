@@ -8,6 +8,7 @@ tour are read in one query, so a page costs the same number of queries for 2 sta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
@@ -28,6 +29,13 @@ JERSEY_NAMES = {
     "yellow": _("Yellow"),
     "green": _("Green"),
     "polka_dot": _("Polka Dot"),
+}
+#: The Tour Points columns (GT-9): by source, then the total.
+TOUR_POINTS = {
+    "podium": _("Podium"),
+    "rest_days": _("Rest Day"),
+    "classification": _("Classification"),
+    "total": _("Total"),
 }
 CLASSIFICATIONS = {
     "general": _("General classification"),
@@ -112,10 +120,38 @@ def classification_tables(
     def csv(slug: str) -> str:
         return with_after(reverse("tours:tour-csv", args=[tour.pk, slug]), after, latest)
 
-    def rider_cells(row: dict[str, Any]) -> tuple[ui.Cell, ui.Cell]:
+    def rider_cells(row: dict[str, Any]) -> tuple[ui.Cell, ...]:
         return (
+            ui.Cell(row["rank"], ui.RANK),
             ui.Cell(row["name"], ui.TEXT, icon=wearing.get(row["rider"])),
             ui.Cell(names.team(row["team"]), ui.TEXT, href=team_url(tour, row["team"])),
+        )
+
+    def team_cells(row: dict[str, Any]) -> tuple[ui.Cell, ...]:
+        return (
+            ui.Cell(row["rank"], ui.RANK),
+            ui.Cell(row["name"], ui.TEXT, href=team_url(tour, row["team"])),
+        )
+
+    def timed(row: dict[str, Any]) -> tuple[ui.Cell, ...]:
+        return ui.Cell(row["time"], ui.TIME), ui.Cell(row["gap"], ui.GAP)
+
+    def table(
+        slug: str,
+        columns: tuple[ui.Column, ...],
+        cells: Callable[[dict[str, Any]], tuple[ui.Cell, ...]],
+        icon: str | None = None,
+    ) -> ui.Table:
+        """Classification ``slug`` of the snapshot, the rows of ``highlight_team`` marked."""
+        return ui.Table(
+            slug=slug,
+            title=CLASSIFICATIONS[slug],
+            icon=icon,
+            columns=columns,
+            rows=tuple(
+                ui.Row(cells(r), highlight=r["team"] == highlight_team) for r in data.get(slug, [])
+            ),
+            csv_url=csv(slug),
         )
 
     rank, rider, team = (
@@ -128,98 +164,30 @@ def classification_tables(
         ui.Column("gap", _("Gap"), ui.GAP),
         ui.Column("points", _("Points"), ui.NUMBER),
     )
-    tables = [
-        ui.Table(
-            slug="general",
-            title=CLASSIFICATIONS["general"],
-            icon="yellow",
-            columns=(rank, rider, team, time, gap),
-            rows=tuple(
-                ui.Row(
-                    (
-                        ui.Cell(r["rank"], ui.RANK),
-                        *rider_cells(r),
-                        ui.Cell(r["time"], ui.TIME),
-                        ui.Cell(r["gap"], ui.GAP),
-                    ),
-                    highlight=r["team"] == highlight_team,
-                )
-                for r in data.get("general", [])
-            ),
-            csv_url=csv("general"),
-        )
-    ]
-    for slug in ("sprint", "mountain"):
-        tables.append(
-            ui.Table(
-                slug=slug,
-                title=CLASSIFICATIONS[slug],
-                icon=JERSEY_OF[slug],
-                columns=(rank, rider, team, points),
-                rows=tuple(
-                    ui.Row(
-                        (
-                            ui.Cell(r["rank"], ui.RANK),
-                            *rider_cells(r),
-                            ui.Cell(r["points"], ui.NUMBER),
-                        ),
-                        highlight=r["team"] == highlight_team,
-                    )
-                    for r in data.get(slug, [])
-                ),
-                csv_url=csv(slug),
+    tour_points = tuple(ui.Column(key, label, ui.NUMBER) for key, label in TOUR_POINTS.items())
+    return [
+        table(
+            "general",
+            (rank, rider, team, time, gap),
+            lambda r: (*rider_cells(r), *timed(r)),
+            "yellow",
+        ),
+        *(
+            table(
+                slug,
+                (rank, rider, team, points),
+                lambda r: (*rider_cells(r), ui.Cell(r["points"], ui.NUMBER)),
+                JERSEY_OF[slug],
             )
-        )
-    tables.append(
-        ui.Table(
-            slug="team",
-            title=CLASSIFICATIONS["team"],
-            columns=(rank, team, time, gap),
-            rows=tuple(
-                ui.Row(
-                    (
-                        ui.Cell(r["rank"], ui.RANK),
-                        ui.Cell(r["name"], ui.TEXT, href=team_url(tour, r["team"])),
-                        ui.Cell(r["time"], ui.TIME),
-                        ui.Cell(r["gap"], ui.GAP),
-                    ),
-                    highlight=r["team"] == highlight_team,
-                )
-                for r in data.get("team", [])
-            ),
-            csv_url=csv("team"),
-        )
-    )
-    tables.append(
-        ui.Table(
-            slug="tour_points",
-            title=CLASSIFICATIONS["tour_points"],
-            columns=(
-                rank,
-                team,
-                ui.Column("podium", _("Podium"), ui.NUMBER),
-                ui.Column("rest_days", _("Rest Day"), ui.NUMBER),
-                ui.Column("classification", _("Classification"), ui.NUMBER),
-                ui.Column("total", _("Total"), ui.NUMBER),
-            ),
-            rows=tuple(
-                ui.Row(
-                    (
-                        ui.Cell(r["rank"], ui.RANK),
-                        ui.Cell(r["name"], ui.TEXT, href=team_url(tour, r["team"])),
-                        ui.Cell(r["podium"], ui.NUMBER),
-                        ui.Cell(r["rest_days"], ui.NUMBER),
-                        ui.Cell(r["classification"], ui.NUMBER),
-                        ui.Cell(r["total"], ui.NUMBER),
-                    ),
-                    highlight=r["team"] == highlight_team,
-                )
-                for r in data.get("tour_points", [])
-            ),
-            csv_url=csv("tour_points"),
-        )
-    )
-    return tables
+            for slug in ("sprint", "mountain")
+        ),
+        table("team", (rank, team, time, gap), lambda r: (*team_cells(r), *timed(r))),
+        table(
+            "tour_points",
+            (rank, team, *tour_points),
+            lambda r: (*team_cells(r), *(ui.Cell(r[key], ui.NUMBER) for key in TOUR_POINTS)),
+        ),
+    ]
 
 
 def stage_list(tour: Tour, snapshots: dict[int, dict[str, Any]], names: Names) -> ui.EventList:
