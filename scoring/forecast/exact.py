@@ -74,10 +74,17 @@ class AssignmentTitle(PointsTitle, Protocol):
 
 
 class SearchTitle(PointsTitle, Protocol):
-    """A title without an exact program: scenarios to try for "open" (see grand_tour.py)."""
+    """A title without an exact program (see grand_tour.py): a relaxation proves "eliminated"
+    and scored scenarios prove "open"."""
 
-    def witnesses(self, entrant: Entrant) -> Iterator[Scenario]:
-        """Candidate scenarios giving ``entrant`` the title, to be checked by scoring."""
+    def relaxed(self, entrant: Entrant) -> SlotProblem:
+        """An assignment problem over a superset of the outcomes (the entrant's points at most,
+        the rivals' at least what any outcome gives): no solution proves "eliminated"."""
+        ...
+
+    def witnesses(self, entrant: Entrant, assignment: Assignment) -> Iterator[Scenario]:
+        """Candidate scenarios giving ``entrant`` the title (from the relaxation's solution
+        first), each to be checked by scoring."""
         ...
 
 
@@ -200,9 +207,13 @@ def _status(
             needs_help = True
             break
     if not hasattr(title, "dominant"):
-        # No exact program for this title: a scenario that scores as a title proves "open";
-        # without one the case stays open but unproven (exact=False).
-        for scenario in title.witnesses(x):
+        # No exact program for this title: the relaxation's infeasibility proves "eliminated",
+        # a scenario that scores as a title proves "open"; without either the case stays open
+        # but unproven (exact=False).
+        relaxed = solve(title.relaxed(x))
+        if relaxed is None:
+            return EntrantStatus(x, name, "eliminated", _beat_all(title, x, rivals, common))
+        for scenario in title.witnesses(x, relaxed):
             if _wins(title.ranking(scenario), x):
                 return EntrantStatus(x, name, "open", None, needs_help, scenario)
         return EntrantStatus(x, name, "open", None, needs_help, None, exact=False)
@@ -225,6 +236,16 @@ def _status(
     scenario = read(assignment)
     _check(title, scenario, x)
     return EntrantStatus(x, name, "open", None, True, scenario)
+
+
+def _beat_all(
+    title: PointsTitle, x: Entrant, rivals: Sequence[Entrant], common: Mapping[str, object]
+) -> Reason:
+    """The reason when no single rival but the rivals together keep X from the title: names the
+    rivals who could pass X even when X takes the best of everything."""
+    close = [y for y in rivals if not _ahead(title.ranking(title.runner_up(x, y)), x, y)]
+    names = tuple(title.names[y] for y in (close or rivals))
+    return Reason("cannot_beat_all", {**common, "entrant": title.names[x], "rivals": names})
 
 
 def _check(title: PointsTitle, scenario: Scenario, x: Entrant) -> None:

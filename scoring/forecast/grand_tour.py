@@ -318,12 +318,100 @@ class _TourPointsTitle(_Base):
         a, b = cast(int, first), cast(int, second)
         return self._ordered([*self.team_riders[a], *self.team_riders[b]], self._others(a, b), [])
 
-    def witnesses(self, entrant: Hashable) -> Iterator[Scenario]:
-        """The entrant's riders first everywhere; the others' leftovers shared in several ways
-        (weakest teams first, strongest first, then seeded shuffles)."""
+    def relaxed(self, entrant: Hashable) -> SlotProblem:
+        return self._relaxation(entrant)[0]
+
+    def _relaxation(self, entrant: Hashable) -> tuple[SlotProblem, list[str]]:
+        """X's TP at most every remaining award it could take; each rival's at least its share
+        of what must go past X's two riders: places 3.. of each stage's podium, GC bonus places
+        3.., Team bonus places 2.. (the j-th best other rider is at worst (j+2)-th, so his award
+        is at least the (j+2)-th value). Sprint, Mountain and Rest Day TP of rivals count 0."""
+        x = cast(int, entrant)
+        tour, rules = self.tour, self.tour.rules
+        setup = tour.setup
+        table = rules.classification_tp
+        col = table.column(setup.stage_count, len(setup.teams))
+        played = len(tour.stages)
+        rests = sum(1 for k in setup.rest_days_after if played < k < setup.stage_count)
+        now = {r.entrant: r.points for r in self.current()}
+        best = (
+            now[x]
+            + self.events_left * sum(rules.podium_tp[:2])
+            + rests * rules.rest_day_tp  # the GC leader on a Rest Day may always be X's
+            + sum(table.general[col][:2])
+            + sum(table.team[col][:1])
+        )
+        for kind, values in (("sprint", table.sprint[col]), ("mountain", table.mountain[col])):
+            best += self._points_bound(x, kind, values, played)
+        others = self._others(x)
+        rival_teams = [t for t in self.entrants if t != x]
+        blocks: list[Block] = []
+        kinds: list[str] = []
+        podium = tuple(Slot(v) for v in rules.podium_tp[2:][: len(others)])
+        for i in range(self.events_left):
+            if podium:
+                blocks.append(Block(i, podium, tuple(others), exact=False))
+                kinds.append("podium")
+        gc = tuple(Slot(v) for v in table.general[col][2:][: len(others)])
+        if gc:
+            blocks.append(Block(self.events_left - 1, gc, tuple(others), exact=False))
+            kinds.append("general")
+        teams = tuple(Slot(v) for v in table.team[col][1:][: len(rival_teams)])
+        if teams:
+            units = tuple(("team", t) for t in rival_teams)
+            blocks.append(Block(self.events_left - 1, teams, units, exact=False))
+            kinds.append("team")
+        rivals = tuple(
+            Rival(t, (*self.team_riders[cast(int, t)], ("team", t)), (now[t],)) for t in rival_teams
+        )
+        return SlotProblem(self.events_left, tuple(blocks), rivals, best), kinds
+
+    def _points_bound(self, x: int, kind: str, values: Sequence[int], played: int) -> int:
+        """The most Sprint (or Mountain) TP X can take: Rest Day awards (GT-8.1) and the end
+        bonus (GT-9.1) only where one of X's riders can still lead or reach the place: a rival
+        already above a rider's best possible points stays above him (points only grow)."""
+        tour, rules = self.tour, self.tour.rules
+        rows = self.now_standings.sprint if kind == "sprint" else self.now_standings.mountain
+        points = {r.rider: r.points for r in rows} if rows else dict.fromkeys(self.riders, 0)
+        mine = self.team_riders[x]
+        rivals = [points[r] for r in self.riders if r not in mine]
+
+        def reach(upto: int) -> list[int]:
+            # each of X's riders alone may take the top token of every stack up to a stage
+            gain = sum(
+                values_[0]
+                for i in range(upto)
+                for values_ in (
+                    tour.tokens_of(i).sprint if kind == "sprint" else tour.tokens_of(i).mountain
+                )
+                if values_
+            )
+            return sorted((points[r] + gain for r in mine), reverse=True)
+
+        total = 0
+        needs = rules.jersey_needs_points
+        for k in tour.setup.rest_days_after:
+            if played < k < tour.setup.stage_count:
+                top = reach(k - played)[0]
+                if (top > 0 or not needs) and all(top >= p for p in rivals):
+                    total += rules.rest_day_tp
+        final = reach(self.events_left)
+        taken = 0
+        for rank_floor, score in sorted((1 + sum(1 for p in rivals if p > mp), mp) for mp in final):
+            rank = max(rank_floor, taken + 1)
+            taken = rank
+            if rank <= len(values) and (score > 0 or not needs):
+                total += values[rank - 1]
+        return total
+
+    def witnesses(self, entrant: Hashable, assignment: Assignment) -> Iterator[Scenario]:
+        """The entrant's riders first everywhere; the others' leftovers shared as the
+        relaxation's solution says, then in several other ways (weakest teams first, strongest
+        first, then seeded shuffles)."""
         x = cast(int, entrant)
         top = self.team_riders[x]
         others = self._others(x)
+        yield from self._from_relaxation(x, assignment)
         tp = {r.entrant: r.points for r in self.current()}
         team_of = {r.id: r.team_id for r in self.tour.setup.riders}
         weakest = sorted(others, key=lambda r: (tp[team_of[r]], r))
@@ -347,6 +435,58 @@ class _TourPointsTitle(_Base):
                 return order, minutes, order, order
 
             yield self._build(plan)
+
+    def _from_relaxation(self, x: int, assignment: Assignment) -> Iterator[Scenario]:
+        """Stage podiums as the relaxation placed them; in the last stage the others finish in
+        the GC order it chose (minutes far apart, so that order is the final GC's). Tokens: each
+        of X's riders first at a stack in turn, the leftovers to the others by finishing order,
+        by fewest points or by most points of that classification."""
+        top = self.team_riders[x]
+        others = self._others(x)
+        relaxed, kinds = self._relaxation(x)
+        podiums: dict[int, list[int]] = {}
+        gc: list[int] = []
+        for b, (block, kind) in enumerate(zip(relaxed.blocks, kinds, strict=True)):
+            placed = [
+                cast(int, assignment[b, s]) for s in range(len(block.slots)) if (b, s) in assignment
+            ]
+            if kind == "podium":
+                podiums[block.event] = placed
+            elif kind == "general":
+                gc = placed  # the Team bonus follows from the riders' times
+        last = self.events_left - 1
+        now = self.now_standings
+        held = {
+            "sprint": {r.rider: r.points for r in now.sprint},
+            "mountain": {r.rider: r.points for r in now.mountain},
+        }
+        mine = [list(top), list(reversed(top))]
+        for sprint_first, mountain_first in ((0, 0), (1, 1), (0, 1), (1, 0)):
+            for leftovers in ("order", "fewest", "most"):
+
+                def plan(
+                    i: int, sf: int = sprint_first, mf: int = mountain_first, lo: str = leftovers
+                ) -> tuple[list[int], dict[int, int], list[int], list[int]]:
+                    lead = podiums.get(i, [])
+                    if i == last:
+                        lead = lead + [r for r in gc if r not in lead]
+                    rest = [*lead, *(r for r in others if r not in lead)]
+                    order = [*top, *rest]
+                    minutes = {r: 0 for r in top}
+                    for k, r in enumerate(rest, start=1):
+                        minutes[r] = _BIG * (k if i == last else 1)
+                    takers = []
+                    for kind, first in (("sprint", sf), ("mountain", mf)):
+                        if lo == "order":
+                            tail = rest
+                        else:
+                            points = held[kind]
+                            sign = 1 if lo == "fewest" else -1
+                            tail = sorted(rest, key=lambda r: (sign * points.get(r, 0), r))
+                        takers.append([*mine[first], *tail])
+                    return order, minutes, takers[0], takers[1]
+
+                yield self._build(plan)
 
 
 class _TimeTitle(_Base):
