@@ -14,23 +14,24 @@ from django.utils.translation import gettext_lazy as _
 from tournament.championships.models import Race
 from tournament.competitions.forms import ResultsForm
 from tournament.competitions.models import Event
+from tournament.fields import FormIntegerField
 
 ROW_FIELDS = ("position", "status", "laps", "elimination_order", "wp_left", "pole")
 BOUND = 100_000  # far above any real value; FD-79 gives the real ranges
 
 
 class DriverRowForm(forms.Form):
-    driver = forms.IntegerField(widget=forms.HiddenInput)
-    position = forms.IntegerField(label=_("position"), min_value=-BOUND, max_value=BOUND)
+    driver = FormIntegerField(widget=forms.HiddenInput)
+    position = FormIntegerField(label=_("position"), min_value=-BOUND, max_value=BOUND)
     status = forms.ChoiceField(
         label=_("status"),
         choices=[("finished", _("finished")), ("eliminated", _("eliminated"))],
     )
-    laps = forms.IntegerField(label=_("laps"), min_value=-BOUND, max_value=BOUND)
-    elimination_order = forms.IntegerField(
+    laps = FormIntegerField(label=_("laps"), min_value=-BOUND, max_value=BOUND)
+    elimination_order = FormIntegerField(
         label=_("elimination order"), required=False, min_value=-BOUND, max_value=BOUND
     )
-    wp_left = forms.IntegerField(
+    wp_left = FormIntegerField(
         label=_("WP left"), required=False, min_value=-BOUND, max_value=BOUND
     )
     pole = forms.BooleanField(label=_("pole"), required=False)
@@ -50,19 +51,6 @@ def initial_rows(race: Race) -> list[dict[str, Any]]:
         {"driver": pk, "position": index, "status": "finished", "laps": race.laps}
         for index, pk in enumerate(race.drivers, start=1)
     ]
-
-
-def row_names(formset: Any, names: dict[int, str]) -> list[tuple[Any, str]]:
-    """Each form with its driver's name (the hidden id is not readable)."""
-    rows = []
-    for form in formset.forms:
-        value = form["driver"].value()
-        try:
-            name = names.get(int(value), "") if value not in (None, "") else ""
-        except (TypeError, ValueError):
-            name = ""
-        rows.append((form, name))
-    return rows
 
 
 def api_row(data: dict[str, Any]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from tournament.competitions.serializers import (
     SeededCreateRequestSerializer,
     competition_fields,
 )
+from tournament.fields import IntegerField
 
 
 class ChampionshipCreateSerializer(SeededCreateRequestSerializer, ChampionshipSetupSerializer):
@@ -80,18 +81,18 @@ class ChampionshipSerializer(CompetitionDetailSerializer):
 class ResultRowSerializer(serializers.Serializer):
     """One FD-78 entry; documents the schema (the rows themselves are checked by FD-79)."""
 
-    driver = serializers.IntegerField()
-    position = serializers.IntegerField()
+    driver = IntegerField()
+    position = IntegerField()
     status = serializers.ChoiceField(choices=["finished", "eliminated"])
-    laps = serializers.IntegerField()
-    elimination_order = serializers.IntegerField(required=False, allow_null=True)
+    laps = IntegerField()
+    elimination_order = IntegerField(required=False, allow_null=True)
     wp_left = serializers.JSONField(required=False, allow_null=True)
     pole = serializers.BooleanField(required=False)
 
 
 class RaceResultsSchemaSerializer(serializers.Serializer):
     results = ResultRowSerializer(many=True)
-    version = serializers.IntegerField(required=False, min_value=0)
+    version = IntegerField(required=False, min_value=0)
 
 
 class RaceResultsInputSerializer(RowsAsSentSerializer):
@@ -110,6 +111,6 @@ class RaceDetailSerializer(NamedDriversEventSerializer):
 class ChampionshipStandingsSerializer(serializers.Serializer):
     """The standings' shape, for the schema (the API serves the stored snapshot as it is)."""
 
-    after_race = serializers.IntegerField(allow_null=True)
+    after_race = IntegerField(allow_null=True)
     drivers = serializers.ListField(child=serializers.DictField())
     teams = serializers.ListField(child=serializers.DictField())

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from tournament.clubs.models import Club
+from tournament.fields import IntegerField
 
 MAX_SEED = 2**63 - 1
 #: Rows of one results body: far above any board game's field, low enough to bound the checks.
@@ -50,9 +51,7 @@ class CreateRequestSerializer(serializers.Serializer[Any]):
 class SeededCreateRequestSerializer(CreateRequestSerializer):
     """A create request of a game whose random decisions derive from a seed (API.md, Seeds)."""
 
-    seed = serializers.IntegerField(
-        required=False, allow_null=True, min_value=0, max_value=MAX_SEED
-    )
+    seed = IntegerField(required=False, allow_null=True, min_value=0, max_value=MAX_SEED)
 
 
 class PatchRequestSerializer(serializers.Serializer[Any]):
@@ -73,7 +72,7 @@ class RowsAsSentSerializer(serializers.Serializer[Any]):
     results = serializers.ListField(
         child=serializers.JSONField(), allow_empty=False, max_length=MAX_ROWS
     )
-    version = serializers.IntegerField(required=False, min_value=0)
+    version = IntegerField(required=False, min_value=0)
 
 
 #: The fields an event detail ends with, after the game's own (API.md: the event's state).
@@ -121,7 +120,7 @@ class NamedDriversEventSerializer(serializers.ModelSerializer[Any]):
     driver_link: ClassVar[str]
 
     drivers = serializers.SerializerMethodField()
-    driver_ids = serializers.ListField(source="drivers", child=serializers.IntegerField())
+    driver_ids = serializers.ListField(source="drivers", child=IntegerField())
     results = serializers.SerializerMethodField()
 
     def _names(self, event: Any) -> dict[int, str]:

@@ -20,6 +20,7 @@ from tournament.competitions import audit, services
 from tournament.competitions.errors import Conflict, InvalidInput
 from tournament.competitions.kinds import GameKind
 from tournament.competitions.models import AuditAction, Source
+from tournament.fields import IntegerField
 
 FORMAT = "podium-competition"
 FORMAT_VERSION = 1
@@ -146,7 +147,7 @@ MAX_ENTRANT_KEY = 200
 
 
 class _ResultVersionV1(serializers.Serializer):  # type: ignore[type-arg]
-    number = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    number = IntegerField(min_value=1, max_value=2**31 - 1)
     source = serializers.ChoiceField(
         choices=Source.choices, required=False, default=Source.SUBMITTED
     )
@@ -177,7 +178,7 @@ class _ResultVersionV1(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class _EventV1(serializers.Serializer):  # type: ignore[type-arg]
-    number = serializers.IntegerField(min_value=1, max_value=32767)
+    number = IntegerField(min_value=1, max_value=32767)
     versions = serializers.ListField(child=serializers.DictField(), max_length=MAX_VERSIONS)
 
     def __init__(self, *args: Any, entrant_field: str = "", **kwargs: Any) -> None:
@@ -198,7 +199,7 @@ class _EventV1(serializers.Serializer):  # type: ignore[type-arg]
 
 class _DocumentV1(serializers.Serializer):  # type: ignore[type-arg]
     format = serializers.CharField(max_length=40)
-    format_version = serializers.IntegerField()
+    format_version = IntegerField()
     kind = serializers.CharField(max_length=40)
     exported_at = serializers.CharField(
         max_length=64, required=False, allow_null=True, allow_blank=True

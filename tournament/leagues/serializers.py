@@ -157,15 +157,15 @@ class LeagueSerializer(CompetitionDetailSerializer):
 class ResultRowSerializer(serializers.Serializer[Any]):
     """One finishing-order row; documents the schema (``scoring.points`` checks the rows)."""
 
-    driver = serializers.IntegerField()
-    position = serializers.IntegerField()
+    driver = IntegerField()
+    position = IntegerField()
     status = serializers.ChoiceField(choices=["finished", "dnf"])
-    bonus = serializers.IntegerField(required=False, min_value=0)
+    bonus = IntegerField(required=False, min_value=0)
 
 
 class ResultsSchemaSerializer(serializers.Serializer[Any]):
     results = ResultRowSerializer(many=True)
-    version = serializers.IntegerField(required=False, min_value=0)
+    version = IntegerField(required=False, min_value=0)
 
 
 class RaceDetailSerializer(NamedDriversEventSerializer):
@@ -179,6 +179,6 @@ class RaceDetailSerializer(NamedDriversEventSerializer):
 class StandingsSerializer(serializers.Serializer[Any]):
     """Documents the standings (the shape of championship standings, API.md)."""
 
-    after_race = serializers.IntegerField(allow_null=True)
+    after_race = IntegerField(allow_null=True)
     drivers = serializers.ListField(child=serializers.DictField())
     teams = serializers.ListField(child=serializers.DictField())

@@ -13,12 +13,13 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.digits import is_digits, parse_digits
 from tournament.competitions.forms import apply_row_errors
+from tournament.fields import FormIntegerField
 
 ROW_FIELDS = ("status", "time", "log", "penalties")
 
 
 class DriverRowForm(forms.Form):
-    driver = forms.IntegerField(widget=forms.HiddenInput)
+    driver = FormIntegerField(widget=forms.HiddenInput)
     status = forms.ChoiceField(
         label=_("status"), choices=[("finished", _("finished")), ("retired", _("retired"))]
     )

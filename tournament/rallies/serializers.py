@@ -18,6 +18,7 @@ from tournament.competitions.serializers import (
     competition_fields,
     reject_unknown,
 )
+from tournament.fields import IntegerField
 from tournament.rallies.models import Driver, Rally, RallyChampionship, RallyStage
 from tournament.rallies.setup import RallySetupSerializer
 
@@ -61,27 +62,27 @@ class RallyStageResultsInputSerializer(serializers.Serializer):
     """The sheet's rows are checked by the game (RM-53), every problem at once."""
 
     results = serializers.ListField(child=serializers.DictField(), allow_empty=False)
-    version = serializers.IntegerField(required=False, min_value=0)
+    version = IntegerField(required=False, min_value=0)
 
 
 class RallyPenaltySerializer(serializers.Serializer):
-    seconds = serializers.IntegerField()
+    seconds = IntegerField()
     reason = serializers.CharField()
 
 
 class RallyStageResultSerializer(serializers.Serializer):
     """A stored row: as submitted (``time`` in seconds) plus the computed times (RM-52)."""
 
-    driver = serializers.IntegerField()
+    driver = IntegerField()
     status = serializers.CharField()
-    time = serializers.IntegerField(allow_null=True)
+    time = IntegerField(allow_null=True)
     log = serializers.CharField(allow_null=True)
     penalties = RallyPenaltySerializer(many=True)
-    net_time = serializers.IntegerField(allow_null=True)
-    penalty_time = serializers.IntegerField()
-    stage_time = serializers.IntegerField(allow_null=True)
-    cards = serializers.IntegerField(allow_null=True)
-    tokens = serializers.IntegerField(allow_null=True)
+    net_time = IntegerField(allow_null=True)
+    penalty_time = IntegerField()
+    stage_time = IntegerField(allow_null=True)
+    cards = IntegerField(allow_null=True)
+    tokens = IntegerField(allow_null=True)
     warnings = serializers.ListField(child=serializers.CharField())
 
 
@@ -108,7 +109,7 @@ class RallyChampionshipCreateSerializer(serializers.Serializer):
     power_stage_points = serializers.JSONField(required=False)
     drop_worst = serializers.JSONField(required=False)
     rallies = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        child=IntegerField(min_value=1, max_value=MAX_ID),
         required=False,
         default=list,
     )
@@ -142,7 +143,7 @@ class RallyChampionshipCreateSerializer(serializers.Serializer):
 
 
 class RallyChampionshipAddRallySerializer(serializers.Serializer):
-    rally = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    rally = IntegerField(min_value=1, max_value=MAX_ID)
 
 
 class RallyChampionshipSerializer(serializers.ModelSerializer):
@@ -150,7 +151,7 @@ class RallyChampionshipSerializer(serializers.ModelSerializer):
         slug_field="slug", read_only=True
     )
     points = serializers.JSONField()
-    power_stage_points = serializers.ListField(child=serializers.IntegerField())
+    power_stage_points = serializers.ListField(child=IntegerField())
     rallies = serializers.SerializerMethodField()
 
     class Meta:
@@ -176,7 +177,7 @@ class RallyChampionshipSerializer(serializers.ModelSerializer):
 class RallyStandingsSerializer(serializers.Serializer):
     """A rally's standings' shape, for the schema (the API serves the stored snapshot)."""
 
-    after_stage = serializers.IntegerField(allow_null=True)
+    after_stage = IntegerField(allow_null=True)
     overall = serializers.ListField(child=serializers.DictField())
     stages = serializers.ListField(child=serializers.DictField())
 
@@ -184,5 +185,5 @@ class RallyStandingsSerializer(serializers.Serializer):
 class RallyChampionshipStandingsSerializer(serializers.Serializer):
     """A rally championship's standings' shape, for the schema."""
 
-    after_rally = serializers.IntegerField(allow_null=True)
+    after_rally = IntegerField(allow_null=True)
     drivers = serializers.ListField(child=serializers.DictField())

@@ -13,23 +13,24 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.competitions.forms import ResultsForm
 from tournament.competitions.models import Event
+from tournament.fields import FormIntegerField
 from tournament.tours.models import Stage
 
 ROW_FIELDS = ("position", "minutes", "seconds", "sprint_points", "mountain_points", "exhaustion")
 
 
 class RiderRowForm(forms.Form):
-    rider = forms.IntegerField(widget=forms.HiddenInput)
-    position = forms.IntegerField(label=_("position"), min_value=-100000, max_value=100000)
-    minutes = forms.IntegerField(label=_("minutes"), min_value=-100000, max_value=100000, initial=0)
-    seconds = forms.IntegerField(label=_("seconds"), min_value=-100000, max_value=100000, initial=0)
-    sprint_points = forms.IntegerField(
+    rider = FormIntegerField(widget=forms.HiddenInput)
+    position = FormIntegerField(label=_("position"), min_value=-100000, max_value=100000)
+    minutes = FormIntegerField(label=_("minutes"), min_value=-100000, max_value=100000, initial=0)
+    seconds = FormIntegerField(label=_("seconds"), min_value=-100000, max_value=100000, initial=0)
+    sprint_points = FormIntegerField(
         label=_("sprint points"), required=False, initial=0, min_value=-100000, max_value=100000
     )
-    mountain_points = forms.IntegerField(
+    mountain_points = FormIntegerField(
         label=_("mountain points"), required=False, initial=0, min_value=-100000, max_value=100000
     )
-    exhaustion = forms.IntegerField(
+    exhaustion = FormIntegerField(
         label=_("exhaustion"), required=False, min_value=-100000, max_value=100000
     )
 

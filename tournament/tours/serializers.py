@@ -14,6 +14,7 @@ from tournament.competitions.serializers import (
     SeededCreateRequestSerializer,
     competition_fields,
 )
+from tournament.fields import IntegerField
 from tournament.tours.models import Rider, Stage, Team, Tour
 from tournament.tours.setup import TourSetupSerializer
 
@@ -31,7 +32,7 @@ class TourCreateSerializer(SeededCreateRequestSerializer, TourSetupSerializer):
 class TourPatchSerializer(PatchRequestSerializer):
     stages = serializers.ListField(child=serializers.DictField(), required=False)
     teams = serializers.ListField(child=serializers.DictField(), required=False)
-    rest_days_after = serializers.ListField(child=serializers.IntegerField(), required=False)
+    rest_days_after = serializers.ListField(child=IntegerField(), required=False)
     rules = serializers.DictField(required=False)
 
 
@@ -96,24 +97,24 @@ class TourSerializer(CompetitionDetailSerializer):
 
 @extend_schema_serializer(component_name="TourStageResultRow")
 class ResultRowSerializer(serializers.Serializer):
-    rider = serializers.IntegerField(min_value=-MAX_VALUE, max_value=2**62)
-    position = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
-    minutes = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
-    seconds = serializers.IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
-    sprint_points = serializers.IntegerField(
+    rider = IntegerField(min_value=-MAX_VALUE, max_value=2**62)
+    position = IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
+    minutes = IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
+    seconds = IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
+    sprint_points = IntegerField(
         min_value=-MAX_VALUE, max_value=MAX_VALUE, required=False, default=0
     )
-    mountain_points = serializers.IntegerField(
+    mountain_points = IntegerField(
         min_value=-MAX_VALUE, max_value=MAX_VALUE, required=False, default=0
     )
-    exhaustion = serializers.IntegerField(
+    exhaustion = IntegerField(
         min_value=-MAX_VALUE, max_value=MAX_VALUE, required=False, allow_null=True, default=None
     )
 
 
 class StageResultsInputSerializer(serializers.Serializer):
     results = ResultRowSerializer(many=True, allow_empty=False)
-    version = serializers.IntegerField(required=False, min_value=0)
+    version = IntegerField(required=False, min_value=0)
 
 
 # Its own component: the row as stored, with ``time`` (it would inherit the row's name).
@@ -155,7 +156,7 @@ class StageDetailSerializer(serializers.ModelSerializer):
 class TourStandingsSerializer(serializers.Serializer):
     """The standings' shape, for the schema (the API serves the stored snapshot as it is)."""
 
-    after_stage = serializers.IntegerField(allow_null=True)
+    after_stage = IntegerField(allow_null=True)
     general = serializers.ListField(child=serializers.DictField())
     sprint = serializers.ListField(child=serializers.DictField())
     mountain = serializers.ListField(child=serializers.DictField())
@@ -163,4 +164,4 @@ class TourStandingsSerializer(serializers.Serializer):
     jerseys = serializers.DictField()
     tour_points = serializers.ListField(child=serializers.DictField())
     exhaustion = serializers.ListField(child=serializers.DictField())
-    next_start_order = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    next_start_order = serializers.ListField(child=IntegerField(), allow_null=True)

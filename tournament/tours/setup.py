@@ -19,6 +19,7 @@ from games.flamme_rouge.track import CourseError, parse_course
 from scoring.grand_tour.rules import GrandTourRules
 from scoring.params import build_rules, rules_to_json
 from tournament.competitions.messages import param_message
+from tournament.fields import IntegerField
 from tournament.tours.loading import ALL_PARAMS, FR_PARAMS, GT_PARAMS
 
 MAX_STAGES = 21  # GT-1.1
@@ -33,7 +34,7 @@ class StackSerializer(serializers.Serializer):
     id = serializers.CharField(max_length=20)
     type = serializers.ChoiceField(choices=["major", "minor"])
     side = serializers.ChoiceField(choices=["sprint", "mountain"])
-    square = serializers.IntegerField(min_value=1, max_value=500)
+    square = IntegerField(min_value=1, max_value=500)
 
 
 class StageSetupSerializer(serializers.Serializer):
@@ -70,9 +71,7 @@ class TourSetupSerializer(serializers.Serializer):
     """The parts of a tour that are locked once results exist (stages, teams, rules)."""
 
     stages = StageSetupSerializer(many=True)
-    rest_days_after = serializers.ListField(
-        child=serializers.IntegerField(), required=False, default=list
-    )
+    rest_days_after = serializers.ListField(child=IntegerField(), required=False, default=list)
     teams = TeamSetupSerializer(many=True)
     rules = serializers.DictField(required=False, default=dict)
 
