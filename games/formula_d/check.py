@@ -10,8 +10,9 @@ collision and engine tests (FD-29 to FD-33), the finish and the result (FD-38 to
 stops (FD-43 to FD-49, FD-68), nitro and checkpoints (FD-52, FD-56), and under the advanced rules
 debris (FD-64), slipstreams (FD-65), tyre bonuses (FD-66) and the weather (FD-67).
 
-Not checked: that a blocked car could not have gone further (FD-27 needs a path search; the
-cost of the spaces given up is checked), nor the driver's choices among legal moves.
+Whether spaces given up were braked or blocked (FD-27) is decided by the checker's own path
+search (:class:`_Reach`) on moves that gave spaces up. Not checked: the driver's choices among
+legal moves; street tunnels (FD-55: none on the shipped board).
 
 Each check adds one to ``Totals.checks``; each failure adds a line to ``Totals.violations``
 naming the race, round, driver and rule.
@@ -355,7 +356,9 @@ class ReplayChecker:
             return
         nitro = bool(m.get("nitro"))
         walk = self._walk(car, path, others, self.rules.max_lane_changes)
-        self._length(car, m, walk, roll, nitro, events)
+        total = self._length(car, m, walk, roll, nitro, events)
+        if int(m["braked"]) and not m.get("legs"):
+            self._blocking(car, total, others, events)
         if m.get("start") == "great" and walk.lane_changes:
             self._great_start_lanes(car, others, walk.steps + int(m["braked"]))
         self._arrive(car, path, walk)
@@ -433,20 +436,24 @@ class ReplayChecker:
         FD-54, or debris, FD-64): something must stand in it between leaving and returning."""
         origin = left.get(b[1])
         left.setdefault(a[1], a)
-        if origin is None:
-            return
+        if origin is not None:
+            ok = self.went_round(origin, b, others)
+            self.expect(ok, "FD-16", f"zig-zag back into lane {b[1]} with nothing to go round")
+
+    def went_round(self, origin: Pos, back: Pos, others: Mapping[Pos, Any]) -> bool:
+        """Whether a car, danger or debris stands in the lane left at ``origin`` before ``back``,
+        where the car comes back into it."""
         board = self.board
-        target = board.far_edge(b)
+        target = board.far_edge(back)
         p = board.forward(origin)
         danger = self.circuit.street.danger if self.rules.street_rules else frozenset()
         for _ in range(64):
             if p[0] == target[0] and board.far_edge(p)[1] >= target[1]:
-                break
+                return False
             if p in others or p in danger or p in self.debris:
-                self.expect(True, "FD-16", "zig-zag round an obstacle")
-                return
+                return True
             p = board.forward(p)
-        self.expect(False, "FD-16", f"zig-zag back into lane {b[1]} with nothing to go round")
+        return False
 
     def _corner_exit(self, car: _Car, a: Pos, b: Pos, walk: _Walk) -> bool:
         """FD-18/FD-22/FD-23: leaving a corner with too few stops; whether the lane is locked."""
@@ -498,8 +505,9 @@ class ReplayChecker:
         roll: int,
         nitro: bool,
         events: list[Any],
-    ) -> None:
-        """FD-15/FD-26: the spaces moved and braked add up to the roll (plus bonuses)."""
+    ) -> int:
+        """FD-15/FD-26: the spaces moved and braked add up to the roll (plus bonuses); the
+        spaces the move had."""
         total = roll + (car.gear if nitro else 0)
         if nitro:
             self._nitro(car)
@@ -513,6 +521,31 @@ class ReplayChecker:
             blocked = any(e["kind"] == "blocked" for e in events)
             self.expect(blocked, "FD-52", "a nitro move braked")
         self._brake_cost(car, braked, events)
+        return total
+
+    def _blocking(
+        self, car: _Car, total: int, others: Mapping[Pos, _Car], events: list[Any]
+    ) -> None:
+        """FD-27: spaces given up are "blocked" exactly when no legal path uses the whole roll
+        (and none finishes, boxes or is out): the checker's own path search decides."""
+        gone = [e for e in events if e["kind"] == "eliminated" and e["driver"] == car.driver]
+        if gone and gone[0].get("detail") == "overshoot":
+            return  # out before the braking is charged: nothing says blocked or braked
+        forced = _Reach(self, car, others).forced(total)
+        notes = [e for e in events if e["kind"] == "blocked" and e["driver"] == car.driver]
+        if self.advanced:
+            claimed = [int(str(e["detail"]).split()[0]) for e in notes if "wp" not in e]
+            self.expect(
+                claimed in ([], [forced]) and bool(claimed) == bool(forced),
+                "FD-27",
+                f"blocked {claimed}, the board gives {forced}",
+            )
+            return
+        self.expect(
+            bool(notes) == bool(forced),
+            "FD-27",
+            f"blocked: {bool(notes)}, the board gives {forced}",
+        )
 
     def _nitro(self, car: _Car) -> None:
         """FD-52: once a lap, never in the pit lane, with the street rules."""
@@ -832,6 +865,124 @@ class ReplayChecker:
             self.expect(r["status"] == status, "FD-42", f"status of {car.driver}")
             laps = self.laps if status == "finished" else min(car.laps_done, self.laps - 1)
             self.expect(r["laps"] == laps, "FD-42", f"laps of {car.driver}")
+
+
+@dataclass(frozen=True, slots=True)
+class _State:
+    """A partial path of :class:`_Reach`: what its future steps depend on."""
+
+    pos: Pos
+    changes: int = 0
+    locked: bool = False
+    left: tuple[tuple[int, Pos], ...] = ()  # (lane, where the car left it), first time each
+    exited: bool = False  # left some corner already in this move
+    short: int = 0
+    inside: int = 0  # FD-20: spaces moved through the current corner
+
+
+class _Reach:
+    """The checker's own path search (FD-15 to FD-23, FD-44, FD-49): how far a legal path from
+    the car's space can go, to tell braking from blocking (FD-27)."""
+
+    def __init__(self, checker: ReplayChecker, car: _Car, others: Mapping[Pos, _Car]) -> None:
+        self.checker = checker
+        self.board = checker.board
+        self.car = car
+        self.others = others
+
+    def forced(self, total: int) -> int:
+        """The spaces of ``total`` no legal path can move (0 when one can, or ends the move)."""
+        car = self.car
+        start = _State(car.pos, inside=car.corner_spaces if self.board.is_corner(car.pos) else 0)
+        layer = {start}
+        deepest = 0
+        for depth in range(1, total + 1):
+            nxt: set[_State] = set()
+            for state in layer:
+                for new, terminal in self.successors(state):
+                    if terminal:
+                        return 0  # a finish, box or elimination ends the move: nothing forced
+                    nxt.add(new)
+            if not nxt:
+                break
+            deepest, layer = depth, nxt
+        return total - deepest
+
+    def successors(self, state: _State) -> list[tuple[_State, bool]]:
+        a = state.pos
+        board = self.board
+        if a[0] == PIT_SEGMENT:
+            return self._onto(state, board.forward(a), changed=False)
+        out = self._pit_entry(state)
+        out += self._onto(state, board.forward(a), changed=False)
+        if not state.locked and state.changes < self.checker.rules.max_lane_changes:
+            for lane in (a[1] - 1, a[1] + 1):
+                b = board.diagonal(a, lane)
+                if b is not None:
+                    out += self._onto(state, b, changed=True)
+        return out
+
+    def _pit_entry(self, state: _State) -> list[tuple[_State, bool]]:
+        pit, car = self.checker.circuit.pit, self.car
+        if pit is None or self.board.forward(state.pos) != pit.entry or car.pit_done:
+            return []
+        lap = car.laps_done
+        laps = self.checker.laps
+        if not (laps > 1 and car.crossings >= 1 and lap < laps - 1 and lap not in car.pitted):
+            return []
+        return self._onto(state, (PIT_SEGMENT, 0, 0), changed=False, via=pit.entry)
+
+    def _onto(
+        self, state: _State, b: Pos, *, changed: bool, via: Pos | None = None
+    ) -> list[tuple[_State, bool]]:
+        """The state after the step onto ``b`` (``via``: the track space it stands for)."""
+        if b in self.others:
+            return []
+        a = state.pos
+        left = state.left
+        if changed:
+            origin = dict(left).get(b[1])
+            if origin is not None and not self.checker.went_round(origin, b, self.others):
+                return []
+            if a[1] not in dict(left):
+                left = (*left, (a[1], a))
+        inside = self._inside(a, b, state.inside)
+        if inside < 0:
+            return []
+        locked, exited, short, out = self._exit(state, a, via or b)
+        new = _State(b, state.changes + changed, locked, left, exited, short, inside)
+        return [(new, out or self._terminal(a, b))]
+
+    def _inside(self, a: Pos, b: Pos, inside: int) -> int:
+        board = self.board
+        if not board.is_corner(b):
+            return 0
+        inside = inside + 1 if a[0] == b[0] else 1
+        return -1 if inside > self.checker.circuit.segments[b[0]].longest else inside
+
+    def _exit(self, state: _State, a: Pos, b: Pos) -> tuple[bool, bool, int, bool]:
+        """(locked, exited a corner, short corners, eliminated) after the step ``a`` -> ``b``."""
+        if not self.board.is_corner(a) or a[0] == b[0]:
+            return state.locked, state.exited, state.short, False
+        rules, car = self.checker.rules, self.car
+        made = car.stops if a[0] == car.corner and not state.exited else 0
+        missing = self.checker.circuit.segments[a[0]].stops - made
+        if missing > 0:
+            return True, True, state.short + 1, missing > rules.overshoot_max_missing_stops
+        return state.locked or rules.exit_lane_lock == "always", True, state.short, False
+
+    def _terminal(self, a: Pos, b: Pos) -> bool:
+        """A finish (FD-38) or the car's own box (FD-44) ends the move."""
+        car = self.car
+        if self.board.crosses_line(a, b) and car.crossings == self.checker.laps:
+            return True
+        pit = self.checker.circuit.pit
+        return (
+            pit is not None
+            and b[0] == PIT_SEGMENT
+            and not car.pit_done
+            and b[2] == pit.boxes[car.index]
+        )
 
 
 def notes_paid(events: list[Any]) -> list[Any]:

@@ -295,6 +295,17 @@ def test_the_checker_catches_a_tampered_move(change: Any, rule: str) -> None:
     assert any(f": {rule}: " in v for v in violations("basic", bad))
 
 
+def test_the_checker_tells_blocking_from_braking() -> None:
+    # FD-27: its own path search says whether a full-length path existed
+    replay = seeded("basic", 20240, 3).replay_json()
+    blocked = next(m for m in replay["moves"] if any(e["kind"] == "blocked" for e in m["events"]))
+    move, bad = _tampered(replay, blocked["round"], blocked["driver"])
+    for e in move["events"]:
+        if e["kind"] == "blocked":
+            e["kind"] = "brake"
+    assert any(": FD-27: " in v for v in violations("basic", bad))
+
+
 def test_the_checker_catches_a_dropped_slipstream_leg() -> None:
     replay = seeded("advanced", 20240, 1).replay_json()
     move, bad = _tampered(replay, 19, 4)
