@@ -126,16 +126,14 @@ class TurnContext:
     dice: Dice
     occupied: dict[int, CarState]
     mud: list[int]
+    # The stage's space graph and the rally's rules, copied from ``state`` (read on every step
+    # the driver and the engine look at, so a plain field rather than a property).
+    track: Track = field(init=False)
+    rules: RallyRules = field(init=False)
 
-    @property
-    def track(self) -> Track:
-        """The stage's space graph."""
-        return self.state.track
-
-    @property
-    def rules(self) -> RallyRules:
-        """The rally's rules."""
-        return self.state.rules
+    def __post_init__(self) -> None:
+        self.track = self.state.track
+        self.rules = self.state.rules
 
     def coast_faces(self) -> int:
         """RM-9: the leader rolls orange coast dice, the others white ones."""
@@ -144,15 +142,15 @@ class TurnContext:
 
     def limit(self, space: int) -> int:
         """RM-17: a corner space's limit less the mud others put on its tile (0 = none)."""
-        base = self.state.track.corner_limit[space]
+        base = self.track.corner_limit[space]
         if not base:
             return 0
-        return max(base - self.mud[self.state.track.tile[space]], 0)
+        return max(base - self.mud[self.track.tile[space]], 0)
 
     def can_enter(self, src: int, dest: int, gear: int) -> str:
         """Why the car may not move from ``src`` onto ``dest`` with a die of ``gear`` ('' if it
         may): RM-24 obstacles and cars, RM-23 corner and drift methods, RM-22 overtaking."""
-        track = self.state.track
+        track = self.track
         if track.obstacle[dest]:
             return "obstacle"
         occupied = self.occupied
@@ -179,7 +177,7 @@ class TurnContext:
         RM-20 lets a jump ignore cars on the spaces flown over; RM-23 forbids passing a car in
         a corner or a drift, so the specific rule wins: such a car may only be followed.
         """
-        track = self.state.track
+        track = self.track
         areas = {track.area[m] for m in track.succ[target]} | {track.area[landing]}
         areas.discard(-1)
         if not areas:
