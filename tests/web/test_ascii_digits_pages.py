@@ -50,3 +50,15 @@ def test_a_rally_sheet_refuses_times_logs_and_penalties_in_other_digits(web, cli
     response = web["scorekeeper"].post(sheet_url(rally), form_data(rows))
     assert response.status_code == 302
     assert RallyStageResultVersion.objects.count() == 1
+
+
+def test_the_live_preview_reads_a_time_in_the_digits_0_9_only(web, clients):
+    rally = create_rally(clients["organiser"], rules={"token_seconds": 2})
+    base = f"/rallies/{rally['id']}/stages/1/preview/"
+    log = "1 2 3 4 5 5 4 3 4 5 6 t4"  # 257 s net
+    assert web["scorekeeper"].get(base, {"log": log, "time": "257"}).json()["mismatch"] is False
+    assert web["scorekeeper"].get(base, {"log": log, "time": "4:17"}).json()["mismatch"] is False
+    assert web["scorekeeper"].get(base, {"log": log, "time": "300"}).json()["mismatch"] is True
+    # "٣٠٠" was read as 300 s (a mismatch shown); it is no time at all, so nothing is compared.
+    assert web["scorekeeper"].get(base, {"log": log, "time": "٣٠٠"}).json()["mismatch"] is False
+    assert web["scorekeeper"].get(base, {"log": log, "time": "٥:٠٠"}).json()["mismatch"] is False

@@ -74,7 +74,7 @@ def nested_lists(detail: Any) -> Any:
     return detail
 
 
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[([0-9]+)\]")
 
 
 def field_path(field: str) -> list[str | int]:

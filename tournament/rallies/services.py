@@ -14,6 +14,7 @@ from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from games.rallyman import log_issues, log_time
+from scoring.digits import is_digits, parse_digits
 from scoring.rally import (
     RallyInputError,
     TimeFormatError,
@@ -207,7 +208,8 @@ def preview_log(*, rally: Rally, log: str, time: Any = None) -> dict[str, Any]:
     }
     if time not in (None, ""):
         try:
-            given = parse_time(int(time) if str(time).isdigit() else time)
+            # Whole seconds in the digits 0-9 only; anything else is parse_time's to judge.
+            given = parse_time(parse_digits(str(time)) if is_digits(str(time)) else time)
         except TimeFormatError:
             given = None
         answer["mismatch"] = given is not None and given != counted.net_time
