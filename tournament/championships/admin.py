@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from tournament.championships.forms import DriverRowFormSet, initial_rows, row_names, submit_formset
+from tournament.championships.forms import RESULTS, DriverRowFormSet, initial_rows
 from tournament.championships.models import (
     Championship,
     Driver,
@@ -25,6 +25,7 @@ from tournament.championships.models import (
 from tournament.competitions.admin_base import (
     ClubScopedAdmin,
     EventAdminMixin,
+    PointsStandings,
     SetupAdmin,
     SetupInline,
 )
@@ -84,7 +85,7 @@ class RaceInline(SetupInline, admin.TabularInline):
 
 
 @admin.register(Championship)
-class ChampionshipAdmin(SetupAdmin):
+class ChampionshipAdmin(PointsStandings, SetupAdmin):
     list_display = ["name", "club", "public", "rule_set", "seed", "standings_through", "created_at"]
     list_filter = ["public", "rule_set", "club"]
     search_fields = ["name", "club__name"]
@@ -138,13 +139,6 @@ class ChampionshipAdmin(SetupAdmin):
             race.drivers = [ids[name] for name in setup["drivers"]]
             race.save(update_fields=["circuit", "laps", "drivers"])
 
-    standings_caption = _("After race %(n)s")
-    standings_headings = ("#", _("driver"), _("team"), _("points"))
-
-    def standings_rows(self, data: dict[str, Any]) -> list[tuple[Any, ...]]:
-        drivers = data.get("drivers", [])
-        return [(r["rank"], r["name"], r["team"] or "", r["points"]) for r in drivers]
-
 
 @admin.register(Race)
 class RaceAdmin(EventAdminMixin, ClubScopedAdmin):
@@ -153,15 +147,9 @@ class RaceAdmin(EventAdminMixin, ClubScopedAdmin):
     fields = readonly_fields = EventAdminMixin.event_fields("circuit", "laps", "drivers")
 
     entrant_label = _("driver")
+    results_form = RESULTS
 
     def results_formset(self, race: Race, data: Any = None) -> Any:
         if data is not None:
             return DriverRowFormSet(data)
         return DriverRowFormSet(initial=initial_rows(race))
-
-    def store_results(self, formset: Any, race: Race, user: Any) -> Any:
-        return submit_formset(formset, race=race, user=user, version=race.version)
-
-    def results_rows(self, race: Race, formset: Any) -> list[tuple[Any, str]]:
-        names = dict(Driver.objects.filter(championship=race.competition).values_list("pk", "name"))
-        return row_names(formset, names)

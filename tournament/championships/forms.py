@@ -53,19 +53,6 @@ def initial_rows(race: Race) -> list[dict[str, Any]]:
     ]
 
 
-def row_names(formset: Any, names: dict[int, str]) -> list[tuple[Any, str]]:
-    """Each form with its driver's name (the hidden id is not readable)."""
-    rows = []
-    for form in formset.forms:
-        value = form["driver"].value()
-        try:
-            name = names.get(int(value), "") if value not in (None, "") else ""
-        except (TypeError, ValueError):
-            name = ""
-        rows.append((form, name))
-    return rows
-
-
 def api_row(data: dict[str, Any]) -> dict[str, Any]:
     """One driver's boxes as a row of the API's ``results``."""
     row: dict[str, Any] = {

@@ -21,8 +21,9 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from scoring.formula_d import parse_race_results
-from tournament.championships.forms import DriverRowFormSet, initial_rows, row_names, submit_formset
+from tournament.championships.forms import DriverRowFormSet, initial_rows, submit_formset
 from tournament.championships.models import Championship, Driver, Race
+from tournament.competitions.forms import named_rows
 from tournament.competitions.kinds import AnyKind, get_kind
 from tournament.web import components as ui
 from tournament.web import pages, points
@@ -47,28 +48,6 @@ def _race_url(championship: Championship, number: int) -> str:
     return PAGES.event_url(championship.pk, number)
 
 
-def race_list(championship: Championship, data: dict[str, Any]) -> ui.EventList:
-    """Every race: circuit, laps, status and, when counted in the standings, its winner."""
-    winners: dict[int, str] = {}
-    for d in data.get("drivers", []):
-        for n, position in enumerate(d["results"], start=1):
-            if position == 1:
-                winners[n] = d["name"]
-    rows = tuple(
-        ui.EventRow(
-            number=race.number,
-            name=race.circuit.title(),
-            url=_race_url(championship, race.number),
-            status=race.status,
-            status_label=pages.status_label(race.status),
-            note=ngettext("%(n)s lap", "%(n)s laps", race.laps) % {"n": race.laps},
-            winner=winners.get(race.number, ""),
-        )
-        for race in championship.races.all()
-    )
-    return ui.EventList(title=_("Races"), awards=(), rows=rows, event_label=_("Race"))
-
-
 @require_safe
 def championship(request: HttpRequest, pk: int) -> HttpResponse:
     """Driver and team standings, the race-by-race grid, the points chart and the races."""
@@ -81,7 +60,13 @@ def championship(request: HttpRequest, pk: int) -> HttpResponse:
         "shown": shown,
         "race_count": len(races),
         "after_choices": range(1, (champ.standings_through or 0) + 1),
-        "events": race_list(champ, data),
+        "events": points.race_list(
+            champ.races.all(),
+            data,
+            lambda n: _race_url(champ, n),
+            name=lambda race: race.circuit.title(),
+            note=lambda race: ngettext("%(n)s lap", "%(n)s laps", race.laps) % {"n": race.laps},
+        ),
         "tables": [points.driver_table(data), points.team_table(data)],
         "grid": points.result_grid(data, lambda n: _race_url(champ, n)),
         "chart": points.points_chart(data),
@@ -154,13 +139,7 @@ def race(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     champ = get_championship(pk, request.user)
     race = _race(champ, number)
     names = {d.pk: d for d in champ.drivers.all()}
-    scored: dict[int, int] = {}
-    snapshot = pages.event_snapshot(_kind(), champ, race)
-    if snapshot is not None:
-        for d in snapshot.get("drivers", []):
-            totals = d.get("race_points") or []
-            if race.number <= len(totals) and d["statuses"][race.number - 1] != "not_entered":
-                scored[d["driver"]] = totals[race.number - 1]
+    scored = points.race_points(pages.event_snapshot(_kind(), champ, race), race.number)
     context = {
         "championship": champ,
         "race": race,
@@ -202,7 +181,7 @@ def race_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "championship": champ,
         "race": race,
         "formset": formset,
-        "rows": row_names(formset, names),
+        "rows": named_rows(formset, names),
         "version": race.version,
         "stale": stale,
     }

@@ -92,10 +92,13 @@ class EventAdminMixin:
     """What every game's stages or races share in the admin: entering results (with the same
     form and checks as the scorekeeper page) and resolving them again.
 
-    A game supplies ``results_formset(event, data=None)``, ``store_results(formset, event,
-    user)`` (the stored event, or None with the errors on the formset) and ``results_rows(event,
-    formset)`` (each form with the entrant's name).
+    A game supplies ``results_formset(event, data=None)`` and its ``results_form`` (a
+    :class:`~tournament.competitions.forms.ResultsForm`: how the rows are stored, errors back on
+    the boxes); each row is shown with its entrant's name from the kind's ``entrant_keys``
+    (names, for the driver games) unless the game's ``results_rows`` says otherwise.
     """
+
+    results_form: Any = None
 
     entrant_label: Any = _("entrant")
     actions: Any = ["resolve_again"]
@@ -163,10 +166,14 @@ class EventAdminMixin:
         raise NotImplementedError
 
     def store_results(self, formset: Any, event: Any, user: Any) -> Any:
-        raise NotImplementedError
+        """The stored event, or None with the service's errors on the formset."""
+        return self.results_form.submit(formset, event=event, user=user, version=event.version)
 
     def results_rows(self, event: Any, formset: Any) -> list[tuple[Any, str]]:
-        raise NotImplementedError
+        from tournament.competitions.forms import named_rows
+
+        names = kind_of(self.model).entrant_keys(event.competition)  # type: ignore[attr-defined]
+        return named_rows(formset, names)
 
     @admin.action(
         description=_("Resolve the selected ones again (failed, or stuck in “submitted”)")
@@ -466,6 +473,17 @@ class SetupAdmin(ClubScopedAdmin):
             # The effective values the check computed (rules with their defaults), as the API.
             self.kind().apply_setup(obj, form.checked_setup)
         super().save_model(request, obj, form, change)
+
+
+class PointsStandings:
+    """The standings summary of a points championship (Formula D championships, leagues)."""
+
+    standings_caption = _("After race %(n)s")
+    standings_headings = ("#", _("driver"), _("team"), _("points"))
+
+    def standings_rows(self, data: dict[str, Any]) -> list[tuple[Any, ...]]:
+        drivers = data.get("drivers", [])
+        return [(r["rank"], r["name"], r["team"] or "", r["points"]) for r in drivers]
 
 
 def register_kind_admins(site: admin.AdminSite | None = None) -> None:

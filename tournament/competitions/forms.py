@@ -70,6 +70,19 @@ class ResultsForm:
         )
 
 
+def named_rows(formset: Any, names: dict[int, str]) -> list[tuple[Any, str]]:
+    """Each form with its entrant's name: the entrant is the form's first hidden box (its id)."""
+    rows = []
+    for form in formset.forms:
+        hidden = form.hidden_fields()
+        try:
+            name = names.get(int(hidden[0].value()), "") if hidden else ""
+        except (TypeError, ValueError):
+            name = ""
+        rows.append((form, name))
+    return rows
+
+
 def set_form_errors(formset: Any, messages: list[str]) -> None:
     """Show ``messages`` above the formset's rows (errors no single box owns)."""
     formset._non_form_errors = formset.error_class(messages)

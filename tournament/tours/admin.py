@@ -27,7 +27,7 @@ from tournament.competitions.admin_base import (
 )
 from tournament.competitions.messages import param_message
 from tournament.competitions.services import results_stored
-from tournament.tours.forms import RiderRowFormSet, initial_rows, submit_formset
+from tournament.tours.forms import RESULTS, RiderRowFormSet, initial_rows
 from tournament.tours.kind import load_setup
 from tournament.tours.loading import stage_rules
 from tournament.tours.models import (
@@ -243,14 +243,12 @@ class StageAdmin(EventAdminMixin, ClubScopedAdmin):
     fields = EventAdminMixin.event_fields("name")
     readonly_fields = [f for f in fields if f != "name"]
     entrant_label = _("rider")
+    results_form = RESULTS
 
     def results_formset(self, stage: Stage, data: Any = None) -> Any:
         if data is not None:
             return RiderRowFormSet(data)
         return RiderRowFormSet(initial=initial_rows(stage, self._riders(stage)))
-
-    def store_results(self, formset: Any, stage: Stage, user: Any) -> Any:
-        return submit_formset(formset, stage=stage, user=user, version=stage.version)
 
     def results_rows(self, stage: Stage, formset: Any) -> list[tuple[Any, str]]:
         names = {r.pk: f"{r.name} ({r.team.name})" for r in self._riders(stage)}

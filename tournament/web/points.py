@@ -7,13 +7,24 @@ status marks, so the same pieces serve any game scored by ``scoring.points``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 from tournament.web.charts import LineChart, Series, line_chart
-from tournament.web.components import NUMBER, RANK, TEXT, Cell, Column, Row, Table
+from tournament.web.components import (
+    NUMBER,
+    RANK,
+    TEXT,
+    Cell,
+    Column,
+    EventList,
+    EventRow,
+    Row,
+    Table,
+)
+from tournament.web.pages import status_label
 
 #: How the grid marks a race without a position (FD: eliminated ✕, not entered –).
 STATUS_MARKS = {"finished": "", "eliminated": "✕", "dnf": "✕", "not_entered": "–"}
@@ -120,3 +131,44 @@ def points_chart(data: dict[str, Any]) -> LineChart | None:
             )
         )
     return line_chart([str(n) for n in range(1, count + 1)], series, lower_is_better=False)
+
+
+def race_list(
+    races: Iterable[Any],
+    data: dict[str, Any],
+    race_url: Callable[[int], str],
+    *,
+    name: Callable[[Any], str],
+    note: Callable[[Any], Any] = lambda race: "",
+) -> EventList:
+    """Every race with its status and, once counted in the standings, its winner."""
+    winners = {
+        n: d["name"]
+        for d in data.get("drivers", [])
+        for n, position in enumerate(d["results"], start=1)
+        if position == 1
+    }
+    rows = tuple(
+        EventRow(
+            number=race.number,
+            name=name(race),
+            url=race_url(race.number),
+            status=race.status,
+            status_label=status_label(race.status),
+            note=note(race),
+            winner=winners.get(race.number, ""),
+        )
+        for race in races
+    )
+    return EventList(title=_("Races"), awards=(), rows=rows, event_label=_("Race"))
+
+
+def race_points(snapshot: dict[str, Any] | None, number: int) -> dict[int, int]:
+    """Driver id → the points race ``number`` gave them, from the standings after it (drivers
+    not entered in it have none)."""
+    scored: dict[int, int] = {}
+    for d in (snapshot or {}).get("drivers", []):
+        totals = d.get("race_points") or []
+        if number <= len(totals) and d["statuses"][number - 1] != "not_entered":
+            scored[d["driver"]] = totals[number - 1]
+    return scored
