@@ -65,10 +65,10 @@ class LeagueKind(GameKind[League, Race]):
     patch_serializer = s.LeaguePatchSerializer
     setup_serializer = s.LeagueSetupSerializer
     results_serializer = RowsAsSentSerializer
-    results_schema_serializer = s.ResultsSchemaSerializer
+    results_schema_serializer = s.LeagueResultsSchemaSerializer
     detail_serializer = s.LeagueSerializer
-    event_serializer = s.RaceDetailSerializer
-    standings_serializer = s.StandingsSerializer
+    event_serializer = s.LeagueRaceDetailSerializer
+    standings_serializer = s.LeagueStandingsSerializer
 
     setup_fields = s.SETUP_FIELDS
     setup_columns = (*s.SETTINGS, "points_preset")

@@ -33,12 +33,12 @@ SETUP_FIELDS = (*SETTINGS, "drivers", "races")
 Errors = dict[str, list[str]]
 
 
-class DriverSetupSerializer(serializers.Serializer[Any]):
+class LeagueDriverSetupSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=80)
     team = serializers.CharField(max_length=80, allow_blank=True, allow_null=True, required=False)
 
 
-class RaceSetupSerializer(serializers.Serializer[Any]):
+class LeagueRaceSetupSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=160, allow_blank=True, default="")
     drivers = serializers.ListField(
         child=serializers.CharField(max_length=80), required=False, allow_null=True
@@ -53,8 +53,8 @@ class LeagueSetupSerializer(serializers.Serializer[Any]):
     drop_worst = IntegerField(min_value=0, max_value=MAX_RACES, default=0)
     points_finishers_only = serializers.BooleanField(default=True)
     bonus_points = serializers.BooleanField(default=False)
-    drivers = DriverSetupSerializer(many=True)
-    races = RaceSetupSerializer(many=True)
+    drivers = LeagueDriverSetupSerializer(many=True)
+    races = LeagueRaceSetupSerializer(many=True)
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         """Points, drivers and races together; the set-up with the effective points table."""
@@ -120,7 +120,7 @@ class LeaguePatchSerializer(PatchRequestSerializer):
         return {**super().get_fields(), **setup}
 
 
-class DriverSerializer(serializers.ModelSerializer[Driver]):
+class LeagueDriverSerializer(serializers.ModelSerializer[Driver]):
     team = serializers.CharField(source="team_or_none", allow_null=True)
 
     class Meta:
@@ -130,7 +130,7 @@ class DriverSerializer(serializers.ModelSerializer[Driver]):
 
 class LeagueSerializer(CompetitionDetailSerializer):
     points_preset = serializers.CharField(source="preset_or_none", allow_null=True)
-    drivers = DriverSerializer(many=True)
+    drivers = LeagueDriverSerializer(many=True)
     races = serializers.SerializerMethodField()
 
     class Meta:
@@ -163,12 +163,12 @@ class ResultRowSerializer(serializers.Serializer[Any]):
     bonus = IntegerField(required=False, min_value=0)
 
 
-class ResultsSchemaSerializer(serializers.Serializer[Any]):
+class LeagueResultsSchemaSerializer(serializers.Serializer[Any]):
     results = ResultRowSerializer(many=True)
     version = IntegerField(required=False, min_value=0)
 
 
-class RaceDetailSerializer(NamedDriversEventSerializer):
+class LeagueRaceDetailSerializer(NamedDriversEventSerializer):
     driver_model, driver_link = Driver, "league_id"
 
     class Meta:
@@ -176,7 +176,7 @@ class RaceDetailSerializer(NamedDriversEventSerializer):
         fields = ["number", "name", "drivers", "driver_ids", *EVENT_STATE_FIELDS]
 
 
-class StandingsSerializer(serializers.Serializer[Any]):
+class LeagueStandingsSerializer(serializers.Serializer[Any]):
     """Documents the standings (the shape of championship standings, API.md)."""
 
     after_race = IntegerField(allow_null=True)
