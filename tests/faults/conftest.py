@@ -388,6 +388,13 @@ class PrivateRedis:
             self.process.wait(timeout=10)
         self.process = None
 
+    def kill(self) -> None:
+        """SIGKILL: Redis dies at once, mid-command, without closing its clients politely."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        self.process = None
+
 
 @pytest.fixture
 def private_redis(services_ready: None, tmp_path: Path) -> Iterator[PrivateRedis]:
