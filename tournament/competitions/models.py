@@ -36,6 +36,11 @@ class Source(models.TextChoices):
     SIMULATED = "simulated", _("simulated")
 
 
+def unique_per_class(*fields: str, suffix: str) -> models.UniqueConstraint:
+    """A unique constraint of an abstract model, named after each concrete model using it."""
+    return models.UniqueConstraint(fields=list(fields), name=f"%(app_label)s_%(class)s_{suffix}")
+
+
 def user_link(verbose_name: Any) -> models.ForeignKey[Any, Any]:
     """Who did something (a creator, an author): kept as null when the account is deleted."""
     return models.ForeignKey(
@@ -220,11 +225,7 @@ class Event(models.Model):
     class Meta:
         abstract = True
         ordering = ["competition", "number"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["competition", "number"], name="%(app_label)s_%(class)s_number_unique"
-            ),
-        ]
+        constraints = [unique_per_class("competition", "number", suffix="number_unique")]
         indexes = [
             models.Index(fields=["status", "submitted_at"], name="%(app_label)s_%(class)s_pending")
         ]
@@ -326,11 +327,7 @@ class ResultVersion(models.Model):
     class Meta:
         abstract = True
         ordering = ["event", "number"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["event", "number"], name="%(app_label)s_%(class)s_unique"
-            ),
-        ]
+        constraints = [unique_per_class("event", "number", suffix="unique")]
 
     def __str__(self) -> str:
         return f"{self.event} v{self.number}"
@@ -369,11 +366,7 @@ class Snapshot(models.Model):
     class Meta:
         abstract = True
         ordering = ["competition", "number"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["competition", "number"], name="%(app_label)s_%(class)s_unique"
-            ),
-        ]
+        constraints = [unique_per_class("competition", "number", suffix="unique")]
 
     def __str__(self) -> str:
         return f"{self.competition} after {self.number}"

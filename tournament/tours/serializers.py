@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from scoring.grand_tour import recommended_rest_days
 from tournament.competitions.serializers import (
+    EVENT_STATE_FIELDS,
     CompetitionDetailSerializer,
     PatchRequestSerializer,
     SeededCreateRequestSerializer,
@@ -55,19 +56,14 @@ class TeamSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "player", "riders"]
 
 
+#: A stage's set-up as every stage answer shows it.
+STAGE_FIELDS = ("number", "name", "course", "finish", "stacks")
+
+
 class StageSummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = Stage
-        fields = [
-            "number",
-            "name",
-            "course",
-            "finish",
-            "stacks",
-            "status",
-            "rest_day_after",
-            "version",
-        ]
+        fields = [*STAGE_FIELDS, "status", "rest_day_after", "version"]
 
 
 class TourSerializer(CompetitionDetailSerializer):
@@ -136,21 +132,8 @@ class StageDetailSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Stage
-        fields = [
-            "number",
-            "name",
-            "course",
-            "finish",
-            "stacks",
-            "status",
-            "source",
-            "error",
-            "version",
-            "results",
-            "rest_day_after",
-            "submitted_at",
-            "resolved_at",
-        ]
+        # ``rest_day_after`` sits before the timestamps, as it always has.
+        fields = [*STAGE_FIELDS, *EVENT_STATE_FIELDS[:5], "rest_day_after", *EVENT_STATE_FIELDS[5:]]
 
 
 class TourStandingsSerializer(serializers.Serializer):
