@@ -57,14 +57,16 @@ def generate(
     return out
 
 
-def championship(seed: int, finishers_only: bool, teams: bool = True) -> PointsChampionship:
+def championship(
+    seed: int, finishers_only: bool, teams: bool = True, played: int = 5
+) -> PointsChampionship:
     rng = np.random.default_rng(seed)
     strengths = rng.normal(0, 0.8, 12)
     entrants = tuple(
         Entrant(i + 1, f"Driver {i + 1}", f"Team {i // 2 + 1}" if teams else None)
         for i in range(12)
     )
-    races = generate(rng, strengths, 5)
+    races = generate(rng, strengths, played)
     scale = Scale((25, 18, 15, 12, 10, 8, 6, 4, 2, 1), finishers_only, drop_worst=1)
     return PointsChampionship(entrants, tuple(races), scale, total_races=10)
 
@@ -109,6 +111,15 @@ def main() -> None:
             f"  {args.simulations} simulations of 5 races: best {sims:.2f} s of "
             f"{', '.join(f'{r:.2f}' for r in runs)} wall; CPU {min(cpu):.2f} s "
             f"({min(cpu) / max(args.simulations, 1) * 1e6:.0f} us each)"
+        )
+        late = championship(args.seed, finishers_only, teams, played=8)
+        t0 = time.process_time()
+        late_statuses = points_statuses(late)
+        late_time = time.process_time() - t0
+        late_marks = [r.status for r in late_statuses["drivers"].entrants]
+        print(
+            f"  exact statuses after race 8, CPU: {late_time:.3f} s  drivers: "
+            + ", ".join(f"{m}={late_marks.count(m)}" for m in ("clinched", "open", "eliminated"))
         )
         top = forecast.titles["drivers"].ranked()[:3]
         print("  drivers' title, top 3: " + ", ".join(f"{e}: {p:.3f}" for e, p, _ in top))
