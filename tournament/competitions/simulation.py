@@ -9,7 +9,7 @@ event number, so simulating again the same event on the same standings gives the
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -22,8 +22,11 @@ from tournament.competitions.errors import (
     ResolutionError,
     VersionConflict,
 )
-from tournament.competitions.kinds import AnyKind
-from tournament.competitions.models import Source, Status
+from tournament.competitions.kinds import AnyKind, Document
+from tournament.competitions.models import Competition, Event, Source, Status
+
+if TYPE_CHECKING:
+    from tournament.competitions.services import Actor
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +35,7 @@ class SimulationUnavailable(InvalidInput):
     """400: the event cannot be simulated (no course or layout)."""
 
 
-def check_simulation(*, kind: AnyKind, competition: Any, event: Any) -> None:
+def check_simulation(*, kind: AnyKind, competition: Competition, event: Event) -> None:
     """Raise InvalidInput / Conflict when ``event`` cannot be simulated now.
 
     Simulating event k needs the standings after event k-1 (start order, carried state), so every
@@ -48,8 +51,9 @@ def check_simulation(*, kind: AnyKind, competition: Any, event: Any) -> None:
         )
 
 
-def request_simulation(*, kind: AnyKind, competition: Any, event: Any, by: Any) -> None:
+def request_simulation(*, kind: AnyKind, competition: Competition, event: Event, by: Actor) -> None:
     """Check, then queue the simulation for a worker once the transaction commits."""
+    # tasks imports this module (its task plays the simulation): imported at call time.
     from tournament.competitions.tasks import simulate_event_task
 
     check_simulation(kind=kind, competition=competition, event=event)
@@ -60,7 +64,9 @@ def request_simulation(*, kind: AnyKind, competition: Any, event: Any, by: Any) 
     transaction.on_commit(lambda: simulate_event_task.delay(kind.label, event.pk), robust=True)
 
 
-def simulate_event(*, kind: AnyKind, event_id: int, by: Any, version: int | None = None) -> Any:
+def simulate_event(
+    *, kind: AnyKind, event_id: int, by: Actor, version: int | None = None
+) -> Event | None:
     """Play the event with the engine and submit its results (the worker's job).
 
     Returns the updated event, or None when the event changed since the request in a way that
@@ -95,7 +101,7 @@ def simulate_event(*, kind: AnyKind, event_id: int, by: Any, version: int | None
         return None
 
 
-def replay_of(*, kind: AnyKind, event: Any) -> Any:
+def replay_of(*, kind: AnyKind, event: Event) -> Document | None:
     """The replay log of the event's current version, or None if it was not simulated."""
     if event.version == 0 or event.source != Source.SIMULATED:
         return None
