@@ -31,13 +31,11 @@ from games.flamme_rouge import (
     simulate_stage,
 )
 from games.flamme_rouge.setup import Stack
-from scoring.forecast.grand_tour import (
-    GrandTour,
+from scoring.forecast.grand_tour import GrandTour, StageTokens, grand_tour_statuses
+from scoring.forecast.grand_tour_odds import (
     StageTemplate,
-    StageTokens,
     grand_tour_scorer,
     grand_tour_spec,
-    grand_tour_statuses,
     stage_orders,
 )
 from scoring.forecast.montecarlo import ChunkResult, merge, simulate, simulate_chunk

@@ -21,13 +21,11 @@ from scoring.forecast.exact import (
     SearchTitle,
     title_statuses,
 )
-from scoring.forecast.grand_tour import (
-    GrandTour,
+from scoring.forecast.grand_tour import GrandTour, StageTokens, grand_tour_statuses
+from scoring.forecast.grand_tour_odds import (
     StageTemplate,
-    StageTokens,
     grand_tour_scorer,
     grand_tour_spec,
-    grand_tour_statuses,
     stage_orders,
     templates_from_results,
 )

@@ -1,5 +1,6 @@
-"""Grand Tours: exact statuses of the points titles and a simulation scorer, both through
-:func:`scoring.grand_tour.compute_standings` (GT-3 to GT-9).
+"""Grand Tours: exact statuses of every title, through
+:func:`scoring.grand_tour.compute_standings` (GT-3 to GT-9); the odds are in
+:mod:`scoring.forecast.grand_tour_odds`.
 
 Titles: ``yellow`` (General, riders), ``green`` (the Sprint classification's winner, GT-5.2:
 not the jersey, which GT-6.2 passes on when the leader wears yellow), ``polka_dot`` (Mountain,
@@ -28,13 +29,9 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-import numpy as np
-
 from scoring.forecast.exact import Ranked, title_statuses
 from scoring.forecast.model import EntrantStatus, Reason, Scenario, ScenarioEvent, TitleStatus
-from scoring.forecast.montecarlo import Scorer, SimulationSpec
 from scoring.forecast.slots import Assignment, Block, Rival, Slot, SlotProblem
-from scoring.forecast.strengths import Strengths
 from scoring.grand_tour import (
     GrandTourRules,
     RiderResult,
@@ -185,9 +182,6 @@ class _TokenTitle(_Base):
         self.title = "green" if kind == "sprint" else "polka_dot"
         self.entrants: tuple[Hashable, ...] = tuple(self.riders)
         self.names: Mapping[Hashable, str] = {r.id: r.name for r in tour.setup.riders}
-
-    def _rows(self, standings: Standings) -> Sequence[object]:
-        return standings.sprint if self.kind == "sprint" else standings.mountain
 
     def _rank(self, standings: Standings) -> list[Ranked]:
         rows = standings.sprint if self.kind == "sprint" else standings.mountain
@@ -553,118 +547,8 @@ def grand_tour_statuses(tour: GrandTour) -> dict[str, TitleStatus]:
     }
 
 
-# ---- simulation ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StageTemplate:
-    """A stage's outcome by finishing place: per place 1..n its time in seconds, sprint and
-    mountain points and exhaustion cards (None: not reported). A simulated stage hands place p's
-    line to the rider the drawn order puts p-th."""
-
-    rows: tuple[tuple[int, int, int, int | None], ...]
-
-
-def templates_from_results(stages: Sequence[StageResults]) -> tuple[StageTemplate, ...]:
-    """Templates from resolved stages (the tour's own, or a simulator's runs over a course)."""
-    out = []
-    for stage in stages:
-        rows = sorted(stage.rows, key=lambda r: r.position)
-        out.append(
-            StageTemplate(
-                tuple((r.time, r.sprint_points, r.mountain_points, r.exhaustion) for r in rows)
-            )
-        )
-    return tuple(out)
-
-
-def grand_tour_scorer(tour: GrandTour, pools: Sequence[Sequence[StageTemplate]]) -> Scorer:
-    """A scorer for :func:`scoring.forecast.montecarlo.simulate` (units: the tour's riders in
-    entry order); ``pools[i]`` holds the templates remaining stage ``i`` draws from (its
-    course's: the tour's own stages on it when there are enough, else simulator runs)."""
-    if len(pools) < tour.events_left or any(not p for p in pools[: tour.events_left]):
-        raise ValueError("one non-empty template pool per remaining stage is needed")
-    riders = [r.id for r in tour.setup.riders]
-    if any(len(t.rows) != len(riders) for p in pools for t in p):
-        raise ValueError("every template must have one line per rider of the tour")
-    rider_index = {r: i for i, r in enumerate(riders)}
-    teams = [t.id for t in tour.setup.teams]
-    team_index = {t: i for i, t in enumerate(teams)}
-    now = tour.now()
-    first = len(tour.stages) + 1
-    rules = tour.rules
-    setup = tour.setup
-    previous = now if now.after_stage is not None else None
-
-    def score(
-        orders: Sequence[np.ndarray], uniforms: np.ndarray, theta: np.ndarray
-    ) -> dict[str, list[int]]:
-        stages = []
-        for k, order in enumerate(orders):
-            pool = pools[k]
-            template = pool[int(uniforms[k, 0] * len(pool))].rows
-            stages.append(
-                StageResults(
-                    first + k,
-                    tuple(
-                        RiderResult(riders[u], p + 1, t // 60, t % 60, sp, mp, ex)
-                        for p, (u, (t, sp, mp, ex)) in enumerate(
-                            zip(order.tolist(), template, strict=True)
-                        )
-                    ),
-                )
-            )
-        final = compute_standings(setup, stages, rules, previous=previous, last_only=True)[0]
-        out: dict[str, list[int]] = {}
-        for title, rows in (
-            ("yellow", final.general),
-            ("green", final.sprint),
-            ("polka_dot", final.mountain),
-        ):
-            ranks = [0] * len(riders)
-            for row in rows:
-                ranks[rider_index[row.rider]] = row.rank
-            out[title] = ranks
-        for title, team_rows in (("team", final.team), ("tour_points", final.tour_points)):
-            ranks = [0] * len(teams)
-            for team_row in team_rows:
-                ranks[team_index[team_row.team]] = team_row.rank
-            out[title] = ranks
-        return out
-
-    return score
-
-
-def grand_tour_spec(tour: GrandTour, strengths: Strengths) -> SimulationSpec:
-    """The simulation of the remaining stages; the main classification is ``yellow`` (the
-    API's ``general`` positions)."""
-    riders = tuple(r.id for r in tour.setup.riders)
-    if tuple(strengths.units) != riders:
-        raise ValueError("strengths must be fitted on the tour's riders in entry order")
-    teams = tuple(t.id for t in tour.setup.teams)
-    everyone = tuple(range(len(riders)))
-    titles: dict[str, tuple[Hashable, ...]] = {
-        "yellow": riders,
-        "green": riders,
-        "polka_dot": riders,
-        "team": teams,
-        "tour_points": teams,
-    }
-    return SimulationSpec(strengths, (everyone,) * tour.events_left, titles, "yellow", 1)
-
-
-def stage_orders(tour: GrandTour) -> list[list[int]]:
-    """Each resolved stage's finishing order (rider ids), the input of the strength fit."""
-    return [[r.rider for r in sorted(s.rows, key=lambda r: r.position)] for s in tour.stages]
-
-
 __all__ = [
     "GrandTour",
-    "StageTemplate",
     "StageTokens",
-    "grand_tour_scorer",
-    "grand_tour_spec",
     "grand_tour_statuses",
-    "stage_orders",
-    "templates_from_results",
 ]

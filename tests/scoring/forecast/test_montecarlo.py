@@ -5,11 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scoring.forecast.grand_tour import (
-    GrandTour,
+from scoring.forecast.grand_tour import GrandTour, grand_tour_statuses
+from scoring.forecast.grand_tour_odds import (
     grand_tour_scorer,
     grand_tour_spec,
-    grand_tour_statuses,
     stage_orders,
     templates_from_results,
 )
