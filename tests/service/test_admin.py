@@ -249,3 +249,15 @@ def test_admin_checks_a_championship_like_the_api(users):
     drivers = dict(championship.drivers.values_list("name", "pk"))
     race = Race.objects.get(competition=championship)
     assert race.drivers == [drivers["Ana"], drivers["Rui"]]
+
+
+def test_a_tour_with_results_shows_its_set_up_read_only(users, tour, clients):
+    response = clients["scorekeeper"].post(
+        f"/api/tours/{tour['id']}/stages/1/results/", {"results": stage_rows(tour)}, format="json"
+    )
+    assert response.status_code == 202
+    client = _login(users, "organiser")
+    page = client.get(f"/admin/tours/tour/{tour['id']}/change/").content.decode()
+    assert "Ana R, Ana S" in page  # the riders, shown and no longer boxes
+    assert 'name="teams-0-rouleur"' not in page and 'name="stages-0-course"' not in page
+    assert "After stage 1" in page  # the standings summary
