@@ -21,6 +21,8 @@ from scoring.forecast.model import Scenario, ScenarioEvent, TitleStatus
 from scoring.forecast.montecarlo import Scorer, SimulationSpec
 from scoring.forecast.slots import Assignment, Block, Rival, Slot, SlotProblem
 from scoring.forecast.strengths import Strengths
+from scoring.formula_d.rules import FormulaDRules
+from scoring.formula_d.standings import RaceResult
 from scoring.points import Entrant, Finish, Race, Scale, Standings, compute_standings
 
 ELIMINATED = "eliminated"
@@ -64,6 +66,33 @@ class PointsChampionship:
 
     def standings(self, extra: Sequence[Race] = ()) -> Standings:
         return compute_standings(self.entrants, [*self.races, *extra], self.scale)
+
+
+def from_formula_d(
+    drivers: Sequence[Entrant],
+    races: Sequence[RaceResult],
+    *,
+    points: Sequence[int],
+    rules: FormulaDRules,
+    total_races: int,
+) -> PointsChampionship:
+    """A Formula D championship as :func:`scoring.formula_d.compute_standings` scores it: each
+    entry a finish whose bonus is the pole bonus (FD-72), the scale from FD-70, FD-71, FD-74
+    (tested to give the same standings)."""
+    converted = tuple(
+        Race(
+            r.number,
+            tuple(
+                Finish(e.driver, e.position, e.status, rules.pole_bonus if e.pole else 0)
+                for e in r.entries
+            ),
+        )
+        for r in races
+    )
+    scale = Scale(tuple(points), rules.points_finishers_only, rules.drop_worst)
+    return PointsChampionship(
+        tuple(drivers), converted, scale, total_races, pole_bonus=rules.pole_bonus
+    )
 
 
 def _counts(results: Sequence[int | None]) -> list[int]:
@@ -377,6 +406,7 @@ __all__ = [
     "PointsSimulation",
     "dnf_counts",
     "finishing_orders",
+    "from_formula_d",
     "points_scorer",
     "points_spec",
     "points_statuses",

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Iterator
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.forecast.exact import title_statuses
-from scoring.forecast.points import PointsChampionship, _Title, points_statuses
+from scoring.forecast.points import PointsChampionship, _Title, from_formula_d, points_statuses
+from scoring.formula_d import FormulaDRules, RaceEntry, RaceResult
+from scoring.formula_d import compute_standings as formula_d_standings
 from scoring.points import Entrant, Finish, Race, Scale, compute_standings
 
 LIMIT = 3000  # outcomes a brute-force example may enumerate
@@ -190,3 +193,41 @@ def test_needs_help_and_its_scenario() -> None:
     final = champ.standings([r for r in rows[2].scenario.results if isinstance(r, Race)])
     assert final.drivers[0].driver == 2
     assert rows[3].status == "open" and rows[3].needs_help
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(2, 6),
+    st.integers(1, 4),
+    st.integers(0, 3),
+    st.integers(0, 2),
+    st.booleans(),
+    st.integers(0, 10_000),
+)
+def test_formula_d_adapter_scores_as_formula_d(
+    n: int, played: int, pole: int, drop: int, finishers_only: bool, seed: int
+) -> None:
+    rng = random.Random(seed)
+    drivers = tuple(Entrant(i + 1, f"D{i + 1}", rng.choice([None, "A", "B"])) for i in range(n))
+    rules = FormulaDRules(pole_bonus=pole, drop_worst=drop, points_finishers_only=finishers_only)
+    races = []
+    for k in range(played):
+        order = [d.id for d in drivers]
+        rng.shuffle(order)
+        out = rng.randint(0, n)
+        sitter = rng.choice([None, *order])
+        races.append(
+            RaceResult(
+                k + 1,
+                tuple(
+                    RaceEntry(
+                        d, p + 1, "finished" if p < n - out else "eliminated", 1, pole=d == sitter
+                    )
+                    for p, d in enumerate(order)
+                ),
+            )
+        )
+    points = (10, 8, 6, 5)
+    champ = from_formula_d(drivers, races, points=points, rules=rules, total_races=played + 1)
+    assert champ.standings() == formula_d_standings(drivers, races, points=points, rules=rules)
+    assert champ.pole_bonus == pole
