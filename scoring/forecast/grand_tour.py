@@ -509,7 +509,8 @@ class _TimeTitle(_Base):
 
 def _time_status(title: _TimeTitle) -> TitleStatus:
     if title.events_left == 0:
-        ranking = title.current()
+        index = {e: i for i, e in enumerate(title.entrants)}
+        ranking = sorted(title.current(), key=lambda r: index[r.entrant])
         rows = tuple(
             EntrantStatus(
                 r.entrant,

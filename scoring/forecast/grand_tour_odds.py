@@ -74,7 +74,10 @@ def grand_tour_scorer(tour: GrandTour, pools: Sequence[Sequence[StageTemplate]])
                     ),
                 )
             )
-        final = compute_standings(setup, stages, rules, previous=previous, last_only=True)[0]
+        if not stages:
+            final = now  # nothing left to simulate: the standings as they are
+        else:
+            final = compute_standings(setup, stages, rules, previous=previous, last_only=True)[0]
         out: dict[str, list[int]] = {}
         for title, rows in (
             ("yellow", final.general),

@@ -367,12 +367,12 @@ def points_scorer(champ: PointsChampionship, sim: PointsSimulation | None = None
                         finishes[p] = Finish(f.driver, f.position, f.status, pole_bonus)
             races.append(Race(first + k, tuple(finishes)))
         standings = champ.standings(races)
-        ranks = [0] * len(drivers)
+        ranks = [1] * len(drivers)  # before any race everyone is level
         for row in standings.drivers:
             ranks[index[row.driver]] = row.rank
         result = {"drivers": ranks}
         if champ.teams:
-            team_ranks = [0] * len(champ.teams)
+            team_ranks = [1] * len(champ.teams)
             for t in standings.teams:
                 team_ranks[team_index[t.team]] = t.rank
             result["teams"] = team_ranks

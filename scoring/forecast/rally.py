@@ -287,7 +287,8 @@ def rally_scorer(champ: RallyChampionship, out_counts: Sequence[int] = (0,)) -> 
             else:
                 rallies.append(simulated_rally(names, ids, out, power))
         standings = champ.standings(rallies)
-        ranks = [len(names)] * len(names)
+        # a driver without a row (no rally yet) ranks level with the other pointless ones
+        ranks = [1 if not standings.drivers else len(names)] * len(names)
         for row in standings.drivers:
             ranks[index[normalize_name(row.name)]] = row.rank
         return {"drivers": ranks}

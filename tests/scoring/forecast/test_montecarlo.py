@@ -179,3 +179,26 @@ def test_grand_tour_simulation_through_stage_templates() -> None:
         assert sum(odds.probabilities) == pytest.approx(1.0)
     assert forecast.main == "yellow"
     assert len(forecast.positions) == len(riders)
+
+
+def test_a_finished_competition_forecasts_its_final_standings() -> None:
+    champ = championship(4, 4)
+    forecast = run(champ, 1, 50)
+    winner = champ.standings().drivers[0].driver
+    odds = forecast.titles["drivers"]
+    assert dict(zip(odds.entrants, odds.probabilities, strict=True))[winner] == 1.0
+    assert sum(odds.probabilities) == 1.0
+    setup = make_setup(teams=2, stages=1)
+    riders = [r.id for r in setup.riders]
+    stage = StageResults(1, tuple(RiderResult(r, p + 1, p, 0) for p, r in enumerate(riders)))
+    tour = GrandTour(setup, (stage,), GrandTourRules(timing_tile=False))
+    spec = grand_tour_spec(tour, fit_plackett_luce(riders, stage_orders(tour)))
+    done = simulate(
+        spec,
+        grand_tour_scorer(tour, []),
+        seed=1,
+        simulations=20,
+        statuses=grand_tour_statuses(tour),
+    )
+    assert done.titles["yellow"].probabilities[0] == 1.0
+    assert done.positions[riders[0]][0] == 1.0
