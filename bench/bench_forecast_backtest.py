@@ -9,7 +9,11 @@ strengths fitted to the races so far) gives each driver's title odds; the Brier 
 "everyone equal" (1/n each) and "the current leader wins" (1 for the leader). A reliability
 table (predicted odds in bins against how often those drivers won) follows.
 
-    .venv/bin/python bench/bench_forecast_backtest.py [--competitions 150] [--simulations 600]
+    .venv/bin/python bench/bench_forecast_backtest.py [--kind points|rally]
+        [--competitions 150] [--simulations 600]
+
+``--kind rally`` runs the same on rally championships (WRC 2010 points, power stage, 10 % of the
+cars out of each rally, the power stage an independent order from the same strengths).
 """
 
 from __future__ import annotations
@@ -34,8 +38,19 @@ from scoring.forecast.points import (
     points_spec,
     points_statuses,
 )
+from scoring.forecast.rally import (
+    RallyChampionship,
+    rally_orders,
+    rally_scorer,
+    rally_spec,
+    rally_statuses,
+    retirements,
+    simulated_rally,
+)
 from scoring.forecast.strengths import fit_plackett_luce
 from scoring.points import Entrant, Finish, Race, Scale
+from scoring.rally.championship import ChampionshipSettings, normalize_name
+from scoring.rally.standings import RallyStandings
 
 SCALE = Scale((10, 8, 6, 5, 4, 3, 2, 1), finishers_only=True, drop_worst=0)
 
@@ -58,6 +73,88 @@ def generate(rng: np.random.Generator, strengths: np.ndarray, races: int) -> lis
     return out
 
 
+RALLY = ChampionshipSettings(points="wrc-2010", power_stage=True)
+
+
+def generate_rallies(
+    rng: np.random.Generator, strengths: np.ndarray, rallies: int, names: tuple[str, ...]
+) -> list[RallyStandings]:
+    """Rallies from the same generator: 10 % of the cars out (no Super Rally), the power stage
+    an independent Plackett–Luce order of the finishers."""
+    n = len(strengths)
+    out = []
+    for _ in range(rallies):
+        order = np.argsort(-(strengths + rng.gumbel(size=n)), kind="stable").tolist()
+        gone = set(order[n - int(rng.binomial(n, 0.1)) :])
+        power = [
+            d
+            for d in np.argsort(-(strengths + rng.gumbel(size=n)), kind="stable").tolist()
+            if d not in gone
+        ]
+        out.append(simulated_rally(names, order, gone, power))
+    return out
+
+
+def points_case(
+    rng: np.random.Generator,
+    strengths: np.ndarray,
+    total: int,
+    cuts: list[int],
+    seed: int,
+    sims: int,
+) -> tuple[int, list[tuple[np.ndarray, int]]]:
+    """The champion's index and, per cut, (forecast odds, leader's index) of a championship."""
+    n = len(strengths)
+    entrants = tuple(Entrant(i + 1, f"D{i + 1}") for i in range(n))
+    races = generate(rng, strengths, total)
+    full = PointsChampionship(entrants, tuple(races), SCALE, total)
+    champion = full.standings().drivers[0].driver - 1
+    out = []
+    for after in cuts:
+        champ = PointsChampionship(entrants, tuple(races[:after]), SCALE, total)
+        fit = fit_plackett_luce([e.id for e in entrants], finishing_orders(champ))
+        forecast = simulate(
+            points_spec(champ, fit),
+            points_scorer(champ, PointsSimulation(dnf_counts(champ.races))),
+            seed=seed,
+            simulations=sims,
+            statuses=points_statuses(champ),
+        )
+        leader = champ.standings().drivers[0].driver - 1
+        out.append((np.array(forecast.titles["drivers"].probabilities), leader))
+    return champion, out
+
+
+def rally_case(
+    rng: np.random.Generator,
+    strengths: np.ndarray,
+    total: int,
+    cuts: list[int],
+    seed: int,
+    sims: int,
+) -> tuple[int, list[tuple[np.ndarray, int]]]:
+    """The same for a rally championship (a shared first place counts as the first listed)."""
+    names = tuple(f"Driver {chr(65 + i)}" for i in range(len(strengths)))
+    index = {normalize_name(x): i for i, x in enumerate(names)}
+    rallies = generate_rallies(rng, strengths, total, names)
+    full = RallyChampionship(tuple(rallies), RALLY, total, names)
+    champion = index[normalize_name(full.standings().drivers[0].name)]
+    out = []
+    for after in cuts:
+        champ = RallyChampionship(tuple(rallies[:after]), RALLY, total, names)
+        fit = fit_plackett_luce(range(len(names)), rally_orders(champ))
+        forecast = simulate(
+            rally_spec(champ, fit),
+            rally_scorer(champ, retirements(champ.rallies)),
+            seed=seed,
+            simulations=sims,
+            statuses=rally_statuses(champ),
+        )
+        leader = index[normalize_name(champ.standings().drivers[0].name)]
+        out.append((np.array(forecast.titles["drivers"].probabilities), leader))
+    return champion, out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--competitions", type=int, default=150)
@@ -66,6 +163,7 @@ def main() -> None:
     parser.add_argument("--races", type=int, default=12)
     parser.add_argument("--spread", type=float, default=0.7)
     parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--kind", choices=("points", "rally"), default="points")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     n, total = args.drivers, args.races
@@ -74,35 +172,30 @@ def main() -> None:
         c: {"model": [], "equal": [], "leader": []} for c in checkpoints
     }
     pairs: list[tuple[float, int]] = []
-    entrants = tuple(Entrant(i + 1, f"D{i + 1}") for i in range(n))
+    case = points_case if args.kind == "points" else rally_case
     t0 = time.perf_counter()
     for c in range(args.competitions):
         strengths = rng.normal(0, args.spread, n)
-        races = generate(rng, strengths, total)
-        full = PointsChampionship(entrants, tuple(races), SCALE, total)
-        champion = full.standings().drivers[0].driver
-        won = np.array([1.0 if e.id == champion else 0.0 for e in entrants])
-        for label, after in checkpoints.items():
-            champ = PointsChampionship(entrants, tuple(races[:after]), SCALE, total)
-            statuses = points_statuses(champ)
-            fit = fit_plackett_luce([e.id for e in entrants], finishing_orders(champ))
-            forecast = simulate(
-                points_spec(champ, fit),
-                points_scorer(champ, PointsSimulation(dnf_counts(champ.races))),
-                seed=args.seed * 1000 + c,
-                simulations=args.simulations,
-                statuses=statuses,
-            )
-            p = np.array(forecast.titles["drivers"].probabilities)
-            leader = champ.standings().drivers[0].driver
-            lead = np.array([1.0 if e.id == leader else 0.0 for e in entrants])
+        champion, forecasts = case(
+            rng,
+            strengths,
+            total,
+            list(checkpoints.values()),
+            args.seed * 1000 + c,
+            args.simulations,
+        )
+        won = np.zeros(n)
+        won[champion] = 1.0
+        for label, (p, leader) in zip(checkpoints, forecasts, strict=True):
+            lead = np.zeros(n)
+            lead[leader] = 1.0
             brier[label]["model"].append(float(np.sum((p - won) ** 2)))
             brier[label]["equal"].append(float(np.sum((1.0 / n - won) ** 2)))
             brier[label]["leader"].append(float(np.sum((lead - won) ** 2)))
             pairs += list(zip(p.tolist(), won.astype(int).tolist(), strict=True))
     elapsed = time.perf_counter() - t0
     print(
-        f"{args.competitions} championships, {n} drivers, {total} races, strengths "
+        f"{args.competitions} {args.kind} championships, {n} drivers, {total} events, strengths "
         f"N(0, {args.spread}^2), {args.simulations} simulations per forecast ({elapsed:.0f} s)"
     )
     print("Brier score (lower is better; mean over competitions, +- standard error)")
@@ -112,7 +205,7 @@ def main() -> None:
         for key in ("model", "equal", "leader"):
             values = np.array(brier[label][key])
             cells.append(f"{values.mean():.3f} +- {values.std(ddof=1) / np.sqrt(len(values)):.3f}")
-        print(f"{label + f' ({after} races)':<22}{cells[0]:>16}{cells[1]:>18}{cells[2]:>16}")
+        print(f"{label + f' ({after} events)':<22}{cells[0]:>16}{cells[1]:>18}{cells[2]:>16}")
     print("Reliability (all checkpoints): predicted odds bin, forecasts, mean predicted, won")
     edges = [0.0, 0.05, 0.15, 0.3, 0.5, 0.7, 0.9, 1.0001]
     pred = np.array([p for p, _ in pairs])
