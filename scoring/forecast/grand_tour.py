@@ -30,7 +30,14 @@ from dataclasses import dataclass
 from typing import cast
 
 from scoring.forecast.exact import Ranked, title_statuses
-from scoring.forecast.model import EntrantStatus, Reason, Scenario, ScenarioEvent, TitleStatus
+from scoring.forecast.model import (
+    EntrantStatus,
+    Reason,
+    Scenario,
+    ScenarioEvent,
+    TitleStatus,
+    ordinal,
+)
 from scoring.forecast.slots import Assignment, Block, Rival, Slot, SlotProblem
 from scoring.grand_tour import (
     GrandTourRules,
@@ -520,7 +527,7 @@ def _time_status(title: _TimeTitle) -> TitleStatus:
                     "decided",
                     {
                         "entrant": title.names[r.entrant],
-                        "rank": str(r.rank),
+                        "rank": ordinal(r.rank),
                         "event_noun": "stage",
                         "events_left": 0,
                     },
