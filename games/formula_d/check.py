@@ -99,6 +99,7 @@ class _Walk:
     into_box: bool = False
     corner_move: bool = False  # FD-66: a space inside a corner
     corner_entries: list[int] = field(default_factory=list)  # FD-65: corners entered
+    slipstream_brakes: int = 0  # FD-65: brake WP due for a slipstream leg
 
 
 class ReplayChecker:
@@ -514,7 +515,7 @@ class ReplayChecker:
         total += self._tyre_bonus(car, walk, m, roll)
         self.expect(m["moved"] == walk.steps, "FD-15", "moved vs path")
         self.expect(walk.steps <= total, "FD-15", f"{walk.steps} spaces for {total}")
-        terminal = walk.finished or walk.into_box or walk.out or walk_in_pit(walk, m)
+        terminal = walk.finished or walk.into_box or walk.out or ends_in_pit(m)
         braked = 0 if terminal else total - walk.steps
         self.expect(m["braked"] == braked, "FD-26", f"braked {m['braked']}, due {braked}")
         if nitro and braked:
@@ -601,6 +602,11 @@ class ReplayChecker:
         """FD-22: the overshoot of each part of the move (main path, slipstreams): WP per space
         beyond the exit line, or out at two stops short (advanced: tyre WP times the tyre
         multiplier, FD-61 and FD-66, never more than the tyres have)."""
+        due_brakes = sum(w.slipstream_brakes for w in walks)
+        paid = [e for e in events if e["kind"] == "slipstream" and "wp" in e]
+        got_brakes = -sum(int(e["wp"]) for e in paid)
+        ok = got_brakes == due_brakes or self._lost(events)
+        self.expect(ok, "FD-65", f"slipstream brake WP {got_brakes}, due {due_brakes}")
         over = [e for e in events if e["kind"] == "overshoot" and e["driver"] == car.driver]
         if any(w.out for w in walks):
             self.expect(bool(over), "FD-22", "no overshoot event")
@@ -675,7 +681,7 @@ class ReplayChecker:
         path = [self.board.pos(p) for p in leg["path"]]
         self.expect(bool(path) and path[0] == car.pos, "FD-65/FD-68", "leg starts elsewhere")
         if leg["kind"] == "slipstream":
-            self._slipstream(car, leg, path, others)
+            self._slipstream(car, leg, others)
             lane_limit = 2
         else:
             self._quick_stop(car, leg, events)
@@ -701,9 +707,7 @@ class ReplayChecker:
             self.expect(value <= self.rules.pit_quick_max, "FD-68", f"quick stop on {value}")
             self.expect(leg["spaces"] == (value + 1) // 2, "FD-68", "half the roll, rounded up")
 
-    def _slipstream(
-        self, car: _Car, leg: Mapping[str, Any], path: list[Pos], others: Mapping[Pos, _Car]
-    ) -> None:
+    def _slipstream(self, car: _Car, leg: Mapping[str, Any], others: Mapping[Pos, _Car]) -> None:
         """FD-65: both in 4th or higher, the follower's gear at least the leader's, directly
         behind it, exactly ``slipstream_spaces`` offered."""
         rules = self.rules
@@ -716,20 +720,18 @@ class ReplayChecker:
             self.expect(car.gear >= leader.gear, "FD-65", "follower slower than the leader")
         self.expect(leg["spaces"] == rules.slipstream_spaces, "FD-65", "slipstream spaces")
         self.expect(leg["gear"] == car.gear, "FD-65", "gear during the slipstream")
-        del path
 
     def _charge_leg(
         self, car: _Car, leg: Mapping[str, Any], walk: _Walk, events: list[Any]
     ) -> None:
-        """FD-65: brake WP for the slipstream spaces given up and each corner entered."""
+        """FD-65: brake WP for the slipstream spaces given up and each corner entered (checked
+        for all the move's slipstreams together in :meth:`_charge`)."""
         if leg["kind"] == "pit_exit" or not walk.steps:
             return
         rules = self.rules
         due = (int(leg["spaces"]) - walk.steps) * rules.brake_wp_per_space
         due += len(walk.corner_entries) * rules.slipstream_corner_brake_wp
-        paid = [e for e in events if e["kind"] == "slipstream" and "wp" in e]
-        got = -sum(int(e["wp"]) for e in paid)
-        self.expect(got >= due or self._lost(events), "FD-65", f"slipstream brakes {got}, {due}")
+        walk.slipstream_brakes = due
 
     # -- events after the path ---------------------------------------------------------------
 
@@ -990,7 +992,7 @@ def notes_paid(events: list[Any]) -> list[Any]:
     return [e for e in events if e["kind"] == "blocked" and "wp" in e]
 
 
-def walk_in_pit(walk: _Walk, m: Mapping[str, Any]) -> bool:
+def ends_in_pit(m: Mapping[str, Any]) -> bool:
     """Whether the move ended in the pit lane (no braking there, FD-48)."""
     path = m["path"]
     return bool(path) and path[-1]["segment"] == "PIT"
