@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "tournament.tours",
     "tournament.championships",
     "tournament.rallies",
+    "tournament.leagues",
     "tournament.web",
 ]
 
