@@ -231,3 +231,50 @@ def test_formula_d_adapter_scores_as_formula_d(
     champ = from_formula_d(drivers, races, points=points, rules=rules, total_races=played + 1)
     assert champ.standings() == formula_d_standings(drivers, races, points=points, rules=rules)
     assert champ.pole_bonus == pole
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 3), st.integers(0, 3), st.booleans(), st.integers(0, 10_000))
+def test_league_bonus_points_match_brute_force(
+    n: int, played: int, finishers_only: bool, seed: int
+) -> None:
+    # a league with bonus_points: every driver 0 or 1 bonus point per race (bonus_max=1)
+    rng = random.Random(seed)
+    entrants = tuple(Entrant(i + 1, f"D{i + 1}") for i in range(n))
+    ids = [e.id for e in entrants]
+    races = []
+    for k in range(played):
+        order = ids[:]
+        rng.shuffle(order)
+        out = rng.randint(0, n)
+        races.append(
+            Race(
+                k + 1,
+                tuple(
+                    Finish(d, p + 1, "finished" if p < n - out else "dnf", rng.randint(0, 1))
+                    for p, d in enumerate(order)
+                ),
+            )
+        )
+    scale = Scale((5, 3, 1), finishers_only)
+    champ = PointsChampionship(
+        entrants, tuple(races), scale, played + 1, bonus_max=1, dnf_status="dnf"
+    )
+    wins: dict[int, set[bool]] = {d: set() for d in ids}
+    for order in itertools.permutations(ids):
+        for out in range(n + 1):
+            for bonus in itertools.product((0, 1), repeat=n):
+                last = Race(
+                    played + 1,
+                    tuple(
+                        Finish(d, p + 1, "finished" if p < n - out else "dnf", bonus[d - 1])
+                        for p, d in enumerate(order)
+                    ),
+                )
+                table = compute_standings(entrants, [*races, last], scale)
+                for row in table.drivers:
+                    wins[row.driver].add(row.rank == 1)
+    for row in points_statuses(champ)["drivers"].entrants:
+        o = wins[int(str(row.entrant))]
+        expected = "clinched" if o == {True} else "eliminated" if True not in o else "open"
+        assert row.status == expected, (row, o)
