@@ -32,7 +32,7 @@ MESSAGES: dict[str, Promise] = {
     "not_int": _("A whole number is required."),
     "invalid_status": _("Must be finished or dnf."),
     "bonus_not_allowed": _("This league gives no bonus points."),
-    "bonus_range": _("A bonus is a whole number of 0 or more."),
+    "bonus_range": _("A bonus is a whole number from 0 to %(limit)s."),
     "unknown_driver": _("Driver %(driver)s is not in this league."),
     "not_entered": _("%(name)s is not entered in this race."),
     "duplicate_driver": _("%(name)s is listed twice; list each driver once."),
