@@ -19,11 +19,12 @@ from django.utils.translation import gettext_lazy as _
 from tournament.competitions.admin_base import (
     ClubScopedAdmin,
     EventAdminMixin,
+    PointsStandings,
     SetupAdmin,
     SetupInline,
     setup_locked,
 )
-from tournament.leagues.forms import RESULTS, formset, named
+from tournament.leagues.forms import RESULTS, formset
 from tournament.leagues.models import Driver, League, Race
 from tournament.leagues.serializers import SETTINGS
 
@@ -89,7 +90,7 @@ class RaceInline(SetupInline, admin.TabularInline):
 
 
 @admin.register(League)
-class LeagueAdmin(SetupAdmin):
+class LeagueAdmin(PointsStandings, SetupAdmin):
     list_display = ["name", "club", "game", "public", "standings_through", "created_at"]
     list_filter = ["public", "club"]
     search_fields = ["name", "game", "club__name"]
@@ -97,11 +98,6 @@ class LeagueAdmin(SetupAdmin):
     readonly_fields = ["points_preset", "standings_through", "standings_table"]
     fields = ["club", "name", "public", *SETTINGS, *readonly_fields]
     locked_fields = ("club", *SETTINGS)
-    standings_caption = _("After race %(n)s")
-    standings_headings = ("#", _("driver"), _("team"), _("points"))
-
-    def standings_rows(self, data: dict[str, Any]) -> list[tuple[Any, ...]]:
-        return [(r["rank"], r["name"], r["team"] or "", r["points"]) for r in data["drivers"]]
 
     def setup_data(
         self, cleaned: dict[str, Any], rows: dict[str, list[dict[str, Any]]]
@@ -129,11 +125,7 @@ class RaceAdmin(EventAdminMixin, ClubScopedAdmin):
     fields = readonly_fields = EventAdminMixin.event_fields("name", "drivers")
     entrant_label = _("driver")
 
+    results_form = RESULTS
+
     def results_formset(self, race: Race, data: Any = None) -> Any:
         return formset(race.competition, race, data)
-
-    def store_results(self, rows: Any, race: Race, user: Any) -> Any:
-        return RESULTS.submit(rows, event=race, user=user, version=race.version)
-
-    def results_rows(self, race: Race, rows: Any) -> list[tuple[Any, str]]:
-        return named(rows, dict(race.competition.drivers.values_list("pk", "name")))

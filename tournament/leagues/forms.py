@@ -48,16 +48,4 @@ def api_row(data: dict[str, Any]) -> dict[str, Any]:
     return row if data.get("bonus") is None else {**row, "bonus": data["bonus"]}
 
 
-def named(formset: Any, names: dict[int, str]) -> list[tuple[Any, str]]:
-    """Each form with its driver's name (the hidden id is not readable)."""
-
-    def name(form: Any) -> str:
-        try:
-            return names.get(int(form["driver"].value()), "")
-        except (TypeError, ValueError):
-            return ""
-
-    return [(form, name(form)) for form in formset.forms]
-
-
 RESULTS = ResultsForm(kind="league", row_fields=("position", "status", "bonus"), row=api_row)

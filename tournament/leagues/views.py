@@ -17,20 +17,27 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
+from tournament.competitions.forms import named_rows
 from tournament.competitions.kinds import get_kind
-from tournament.leagues.forms import RESULTS, formset, named
+from tournament.leagues.forms import RESULTS, formset
 from tournament.leagues.models import League, Race
 from tournament.web import components as ui
 from tournament.web import pages, points
 from tournament.web.access import may_write, require_write_role, visible_or_404
 
 
-def _league(pk: Any, request: HttpRequest, number: Any = None) -> tuple[League, Race | None]:
-    """The league (drivers and races prefetched; 404 unless visible) and race ``number``."""
-    kind = get_kind("league")
-    queryset = League.objects.select_related("club").prefetch_related(*kind.detail_prefetch)
-    league: League = visible_or_404(queryset, pk, request.user)
-    return league, None if number is None else pages.event_or_404(kind, league, number)
+def _league(pk: Any, request: HttpRequest) -> League:
+    """The league with its drivers and races prefetched; 404 unless the caller may see it."""
+    queryset = League.objects.select_related("club")
+    league: League = visible_or_404(
+        queryset.prefetch_related(*get_kind("league").detail_prefetch), pk, request.user
+    )
+    return league
+
+
+def _race(league: League, number: Any) -> Race:
+    race: Race = pages.event_or_404(get_kind("league"), league, number)
+    return race
 
 
 def _title(race: Race) -> str:
@@ -40,29 +47,16 @@ def _title(race: Race) -> str:
 @require_safe
 def league(request: HttpRequest, pk: int) -> HttpResponse:
     """Driver and team standings, the race-by-race grid, the points chart and the races."""
-    obj, _race = _league(pk, request)
+    obj = _league(pk, request)
     data = pages.standings(get_kind("league"), obj, pages.after_param(request, get_kind("league")))
     races = list(obj.races.all())
-    won = {n: d["name"] for d in data["drivers"] for n, p in enumerate(d["results"], 1) if p == 1}
-    rows = tuple(
-        ui.EventRow(
-            number=r.number,
-            name=_title(r),
-            url=PAGES.event_url(obj.pk, r.number),
-            status=r.status,
-            status_label=pages.status_label(r.status),
-            note="",
-            winner=won.get(r.number, ""),
-        )
-        for r in races
-    )
     to_enter = next((r for r in races if r.version == 0), None)
     context = {
         "league": obj,
         "shown": data.get("after_race"),
         "race_count": len(races),
         "after_choices": range(1, (obj.standings_through or 0) + 1),
-        "events": ui.EventList(title=_("Races"), awards=(), rows=rows, event_label=_("Race")),
+        "events": points.race_list(races, data, lambda n: PAGES.event_url(obj.pk, n), name=_title),
         "tables": [points.driver_table(data), points.team_table(data)],
         "grid": points.result_grid(data, lambda n: PAGES.event_url(obj.pk, n)),
         "chart": points.points_chart(data),
@@ -76,13 +70,10 @@ def league(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def race(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A race: its finishing order with status, bonus and the points each driver scored."""
-    obj, event = _league(pk, request, number)
-    assert event is not None
+    obj = _league(pk, request)
+    event = _race(obj, number)
     drivers = {d.pk: d for d in obj.drivers.all()}
-    scored = {}
-    for d in (pages.event_snapshot(get_kind("league"), obj, event) or {}).get("drivers", []):
-        if d["statuses"][event.number - 1] != "not_entered":
-            scored[d["driver"]] = d["race_points"][event.number - 1]
+    scored = points.race_points(pages.event_snapshot(get_kind("league"), obj, event), event.number)
     bonus = [ui.Column("bonus", _("Bonus"), ui.NUMBER)] if obj.bonus_points else []
     columns = (
         ui.Column("position", _("Pos."), ui.RANK),
@@ -126,8 +117,8 @@ def race(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def race_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The scorekeeper form: login, then visibility (404), then the club role (403)."""
-    obj, event = _league(pk, request, number)
-    assert event is not None
+    obj = _league(pk, request)
+    event = _race(obj, number)
     require_write_role(request.user, obj)
     form, stale = formset(obj, event, request.POST if request.method == "POST" else None), False
     if request.method == "POST":
@@ -141,7 +132,7 @@ def race_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "race": event,
         "title": _title(event),
         "formset": form,
-        "rows": named(form, {d.pk: d.name for d in obj.drivers.all()}),
+        "rows": named_rows(form, {d.pk: d.name for d in obj.drivers.all()}),
         "version": event.version,
         "stale": stale,
     }
