@@ -13,6 +13,7 @@ import typing
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
+from scoring.bounds import MAX_LIST_LENGTH, MAX_PARAM_VALUE, MAX_POINTS
 from scoring.issues import EngineError
 
 T = TypeVar("T")
@@ -63,15 +64,41 @@ def as_int(value: Any, *, minimum: int | None = None, maximum: int | None = None
     return int(value)
 
 
-def as_int_tuple(value: Any, *, minimum: int = 0, allow_empty: bool = True) -> tuple[int, ...]:
-    """A JSON list of integers, each at least ``minimum``."""
+def as_int_tuple(
+    value: Any,
+    *,
+    minimum: int = 0,
+    maximum: int = MAX_POINTS,
+    allow_empty: bool = True,
+    max_length: int = MAX_LIST_LENGTH,
+) -> tuple[int, ...]:
+    """A JSON list of at most ``max_length`` integers, each in [minimum, maximum].
+
+    The upper bounds (scoring.bounds) hold for every list of the rules: points tables, timing
+    tiles, token stacks; no real table comes near them.
+    """
     if not isinstance(value, (list, tuple)) or not all(_is_int(v) for v in value):
         raise ParamError("Expected a list of integers.", "not_int_list")
     if not allow_empty and not value:
         raise ParamError("The list may not be empty.", "empty_list")
+    if len(value) > max_length:
+        raise ParamError(f"At most {max_length} values.", "too_many_values", limit=max_length)
     if any(v < minimum for v in value):
         raise ParamError(f"Every value must be at least {minimum}.", "min_value", limit=minimum)
+    if any(v > maximum for v in value):
+        raise ParamError(f"Every value must be at most {maximum}.", "max_value", limit=maximum)
     return tuple(int(v) for v in value)
+
+
+def _bounded_float(value: Any) -> float:
+    number = float(value)
+    if not -MAX_PARAM_VALUE <= number <= MAX_PARAM_VALUE:  # also refuses NaN
+        raise ParamError(
+            f"Must be between {-MAX_PARAM_VALUE} and {MAX_PARAM_VALUE}.",
+            "max_value",
+            limit=MAX_PARAM_VALUE,
+        )
+    return number
 
 
 def _convert(field: dataclasses.Field[Any], hint: Any, value: Any) -> Any:
@@ -90,11 +117,12 @@ def _convert(field: dataclasses.Field[Any], hint: Any, value: Any) -> Any:
             raise ParamError("Expected true or false.", "not_bool")
         return value
     if hint is int:
-        return as_int(value)
+        # A parameter without a check of its own still has a bound (scoring.bounds).
+        return as_int(value, minimum=-MAX_PARAM_VALUE, maximum=MAX_PARAM_VALUE)
     if hint is float:
         if not _is_number(value):
             raise ParamError("Expected a number.", "not_number")
-        return float(value)
+        return _bounded_float(value)
     if hint is str:
         if not isinstance(value, str):
             raise ParamError("Expected a string.", "not_str")
@@ -107,7 +135,11 @@ def _convert(field: dataclasses.Field[Any], hint: Any, value: Any) -> Any:
         if args[0] is float:
             if not isinstance(value, (list, tuple)) or not all(_is_number(v) for v in value):
                 raise ParamError("Expected a list of numbers.", "not_number_list")
-            return tuple(float(v) for v in value)
+            if len(value) > MAX_LIST_LENGTH:
+                raise ParamError(
+                    f"At most {MAX_LIST_LENGTH} values.", "too_many_values", limit=MAX_LIST_LENGTH
+                )
+            return tuple(_bounded_float(v) for v in value)
     raise TypeError(f"no converter for {field.name}: {hint!r}")  # a programming error
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
+from scoring.bounds import MAX_EVENT_SECONDS, MAX_POINTS
 from scoring.grand_tour.model import Rider, RiderResult, StageSpec, TourSetup
 from scoring.grand_tour.rules import GrandTourRules
 from scoring.issues import Issue
@@ -195,6 +196,38 @@ def _check_values(
                     params={**base, "value": value},
                 )
             )
+    # Bounds (scoring.bounds): a stage time of at most a day, points of at most MAX_POINTS.
+    if row.minutes * 60 + row.seconds > MAX_EVENT_SECONDS:
+        issues.append(
+            Issue(
+                code="time_too_long",
+                message=f"{who}'s time is more than {MAX_EVENT_SECONDS // 3600} hours.",
+                index=index,
+                field="minutes",
+                params={**base, "limit": MAX_EVENT_SECONDS},
+            )
+        )
+    for name in ("sprint_points", "mountain_points"):
+        if getattr(row, name) > MAX_POINTS:
+            issues.append(
+                Issue(
+                    code="too_many_points",
+                    message=f"{who} has more than {MAX_POINTS} {name.replace('_', ' ')}.",
+                    index=index,
+                    field=name,
+                    params={**base, "limit": MAX_POINTS},
+                )
+            )
+    if row.exhaustion is not None and row.exhaustion > MAX_POINTS:
+        issues.append(
+            Issue(
+                code="too_many_cards",
+                message=f"{who} has more than {MAX_POINTS} Exhaustion cards.",
+                index=index,
+                field="exhaustion",
+                params={**base, "limit": MAX_POINTS},
+            )
+        )
     if row.seconds >= 60:
         issues.append(
             Issue(

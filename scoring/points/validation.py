@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scoring.bounds import MAX_POINTS
 from scoring.issues import Issue, by_row
 from scoring.points.championship import FINISHED, Finish
 
@@ -43,29 +44,37 @@ def validate_finishing_order(
     for i, row in enumerate(rows):
         if not isinstance(row, Mapping):
             add(i, None, "not_object", "Each entry must be an object.")
-            continue
-        for key in sorted(set(row) - set(FIELDS), key=str):
-            add(i, str(key), "unknown_field", f"Unknown field {key!r}.", field=key)
-        bonus = row.get("bonus")
-        if bonus is not None and not bonus_allowed:
-            add(i, "bonus", "bonus_not_allowed", "This league gives no bonus points.")
-        elif bonus is not None and (not _is_int(bonus) or bonus < 0):
-            add(i, "bonus", "bonus_range", "bonus must be a whole number of 0 or more.")
-        # Rows whose driver, position and status can be read take part in the list checks.
-        before = len(issues)
-        for key in REQUIRED:
-            if key not in row:
-                add(i, key, "required", f"{key} is required.")
-        for key in ("driver", "position"):
-            if key in row and not _is_int(row[key]):
-                add(i, key, "not_int", f"{key} must be an integer.")
-        if "status" in row and row["status"] not in STATUSES:
-            add(i, "status", "invalid_status", "status must be finished or dnf.", choices=STATUSES)
-        if len(issues) == before:
+        elif _check_row(i, row, bonus_allowed, add):
             good.append((i, row))
     _check_drivers(good, list(entered), set(known), add)
     _check_positions(good, len(entered), add)
     return by_row(issues)
+
+
+def _check_row(i: int, row: Mapping[str, Any], bonus_allowed: bool, add: Any) -> bool:
+    """One row's own problems; True when its driver, position and status can be read (the row
+    then takes part in the checks of the whole list)."""
+    for key in sorted(set(row) - set(FIELDS), key=str):
+        add(i, str(key), "unknown_field", f"Unknown field {key!r}.", field=key)
+    bonus = row.get("bonus")
+    if bonus is not None and not bonus_allowed:
+        add(i, "bonus", "bonus_not_allowed", "This league gives no bonus points.")
+    elif bonus is not None and (not _is_int(bonus) or not 0 <= bonus <= MAX_POINTS):
+        message = f"bonus must be a whole number from 0 to {MAX_POINTS}."
+        add(i, "bonus", "bonus_range", message, limit=MAX_POINTS)
+    readable = True
+    for key in REQUIRED:
+        if key not in row:
+            add(i, key, "required", f"{key} is required.")
+            readable = False
+    for key in ("driver", "position"):
+        if key in row and not _is_int(row[key]):
+            add(i, key, "not_int", f"{key} must be an integer.")
+            readable = False
+    if "status" in row and row["status"] not in STATUSES:
+        add(i, "status", "invalid_status", "status must be finished or dnf.", choices=STATUSES)
+        readable = False
+    return readable
 
 
 def _check_drivers(

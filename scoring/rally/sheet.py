@@ -13,6 +13,13 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.bounds import (
+    MAX_EVENT_SECONDS,
+    MAX_LOG_LENGTH,
+    MAX_PENALTIES,
+    MAX_PENALTY_SECONDS,
+    MAX_REASON_LENGTH,
+)
 from scoring.digits import DIGIT, parse_digits
 from scoring.issues import EngineError, Issue
 from scoring.rally.notation import log_issues, log_time
@@ -78,12 +85,16 @@ def parse_time(value: Any) -> int:
     if isinstance(value, bool):
         raise TimeFormatError("Time must be whole seconds or an m:ss string.", "invalid_time")
     if isinstance(value, float):
-        if not value.is_integer():
+        if not value.is_integer():  # also infinities and NaN
             raise TimeFormatError("Time must be a whole number of seconds.", "not_whole_number")
+        if value > MAX_EVENT_SECONDS:  # before int(): 1e308 would become 309 digits
+            raise _too_long()
         value = int(value)
     if isinstance(value, int):
         if value < 0:
             raise TimeFormatError("Time may not be negative.", "negative")
+        if value > MAX_EVENT_SECONDS:
+            raise _too_long()
         return value
     if isinstance(value, str):
         match = _MSS.fullmatch(value.strip())
@@ -92,8 +103,18 @@ def parse_time(value: Any) -> int:
         minutes, seconds = parse_digits(match.group(1)), parse_digits(match.group(2))
         if seconds > 59:
             raise TimeFormatError("Seconds of an m:ss time run from 00 to 59.", "bad_time_format")
+        if minutes * 60 + seconds > MAX_EVENT_SECONDS:
+            raise _too_long()
         return minutes * 60 + seconds
     raise TimeFormatError("Time must be whole seconds or an m:ss string.", "invalid_time")
+
+
+def _too_long() -> TimeFormatError:
+    return TimeFormatError(
+        f"A stage time is at most {MAX_EVENT_SECONDS} s (24 hours).",
+        "time_too_long",
+        limit=MAX_EVENT_SECONDS,
+    )
 
 
 def format_time(seconds: int) -> str:
@@ -222,9 +243,18 @@ def _read_entry(
         try:
             time = parse_time(row["time"])
         except TimeFormatError as exc:
-            add(index, "time", exc.code, exc.message, value=row["time"])
+            add(index, "time", exc.code, exc.message, value=row["time"], **exc.params)
             ok = False
     cards = tokens = None
+    if has_log and isinstance(row["log"], str) and len(row["log"]) > MAX_LOG_LENGTH:
+        add(
+            index,
+            "log",
+            "log_too_long",
+            f"A turn log has at most {MAX_LOG_LENGTH} characters.",
+            limit=MAX_LOG_LENGTH,
+        )
+        return None
     if has_log:
         problems = log_issues(row["log"])
         for problem in problems:
@@ -260,6 +290,10 @@ def _read_entry(
     if ok and time is not None and time <= 0:
         add(index, "time", "non_positive_time", "The net time must be more than 0 s.", time=time)
         ok = False
+    if ok and time is not None and time > MAX_EVENT_SECONDS:  # a log of absurd turns
+        error = _too_long()
+        add(index, "time", error.code, error.message, **error.params)
+        ok = False
     if not ok:
         return None
     return time, penalties or (), cards, tokens
@@ -270,6 +304,15 @@ def _penalties(value: Any, index: int, add: Callable[..., None]) -> tuple[Penalt
         return ()
     if not isinstance(value, list):
         add(index, "penalties", "invalid_penalties", "Penalties must be a list.")
+        return None
+    if len(value) > MAX_PENALTIES:
+        add(
+            index,
+            "penalties",
+            "too_many_penalties",
+            f"At most {MAX_PENALTIES} penalties per entry.",
+            limit=MAX_PENALTIES,
+        )
         return None
     out: list[Penalty] = []
     ok = True
@@ -300,8 +343,26 @@ def _penalties(value: Any, index: int, add: Callable[..., None]) -> tuple[Penalt
         elif seconds == 0:
             add(index, f"{path}.seconds", "penalty_zero", "A penalty must be at least 1 s.")
             ok = False
+        elif seconds > MAX_PENALTY_SECONDS:
+            add(
+                index,
+                f"{path}.seconds",
+                "penalty_too_long",
+                f"A penalty is at most {MAX_PENALTY_SECONDS} s.",
+                limit=MAX_PENALTY_SECONDS,
+            )
+            ok = False
         if not isinstance(reason, str) or not reason.strip():
             add(index, f"{path}.reason", "penalty_no_reason", "A penalty needs a reason.")
+            ok = False
+        elif len(reason) > MAX_REASON_LENGTH:
+            add(
+                index,
+                f"{path}.reason",
+                "reason_too_long",
+                f"A penalty's reason has at most {MAX_REASON_LENGTH} characters.",
+                limit=MAX_REASON_LENGTH,
+            )
             ok = False
         if ok:
             out.append(Penalty(seconds, str(reason).strip()))

@@ -30,6 +30,7 @@ PARAM_TEMPLATES: dict[str, Promise] = {
     "max_value": _("Must be at most %(limit)s."),
     "not_int_list": _("A list of whole numbers is required."),
     "empty_list": _("The list may not be empty."),
+    "too_many_values": _("At most %(limit)s values."),
     "not_bool": _("Must be true or false."),
     "not_str": _("A text value is required."),
     "not_number": _("A number is required."),

@@ -58,6 +58,12 @@ TEMPLATES: dict[str, Promise] = {
     # RM-53.10
     "invalid_penalties": _("Penalties must be a list."),
     "penalty_zero": _("A penalty must be at least 1 s."),
+    # scoring.bounds
+    "penalty_too_long": _("A penalty is at most %(limit)s s."),
+    "too_many_penalties": _("At most %(limit)s penalties per entry."),
+    "reason_too_long": _("A penalty's reason has at most %(limit)s characters."),
+    "log_too_long": _("A turn log has at most %(limit)s characters."),
+    "time_too_long": _("A stage time is at most %(limit)s s (24 hours)."),
     "penalty_no_reason": _("A penalty needs a reason."),
     # RM-54 (a flag: accepted, shown to the scorekeeper)
     "too_many_tokens": _(

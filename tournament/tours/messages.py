@@ -52,6 +52,10 @@ TEMPLATES: dict[str, Promise | str] = {
     "negative_exhaustion": _(
         "%(name)s has %(value)s Exhaustion cards; a count cannot be negative."
     ),
+    # scoring.bounds
+    "time_too_long": _("%(name)s's time is more than 24 hours."),
+    "too_many_points": _("%(name)s has more than %(limit)s points here."),
+    "too_many_cards": _("%(name)s has more than %(limit)s Exhaustion cards."),
 }
 
 # Finish names as they appear inside a sentence ("the flat Timing tile").
