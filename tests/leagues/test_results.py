@@ -56,81 +56,51 @@ def test_results_are_stored_in_order_and_resolved(clients, league):
     assert body["teams"] == [{"rank": 1, "team": "Red", "points": 6}]
 
 
+MISSING = object()
+#: case -> (row, field, value) set on race 1's valid rows; the 400 names results[row][field].
+EDITS: dict[str, tuple[int, str, Any]] = {
+    "duplicate_position": (1, "position", 1),
+    "position_beyond_n": (2, "position", 4),
+    "position_zero": (0, "position", 0),
+    "listed_twice": (2, "driver", "Ana"),  # a name: replaced by the driver's id
+    "unknown_driver": (2, "driver", 10**9),
+    "bad_status": (1, "status", "eliminated"),
+    "missing_position": (1, "position", MISSING),
+    "string_position": (0, "position", "1"),
+    "negative_bonus": (0, "bonus", -1),
+    "float_bonus": (0, "bonus", 1.5),
+    "bonus_beyond_the_bound": (0, "bonus", 10**6),
+    "unknown_field": (0, "laps", 2),
+}
+
+
+def _whole(league: dict[str, Any], case: str) -> tuple[int, Any, tuple[Any, ...]]:
+    """(race number, rows, path to the error) for the rejections of a whole list."""
+    valid = rows(league, ORDER)
+    return {
+        "entered_driver_missing": (1, valid[:2], ("results",)),
+        "not_entered": (2, rows(league, ["Ana", "Rui"]), ("results", 1, "driver")),  # Italy
+        "dnf_ahead_of_finisher": (1, rows(league, ORDER, ("Rui",)), ("results", 2, "position")),
+        "row_not_an_object": (1, [valid[0], "Rui", valid[2]], ("results", 1)),
+        "empty": (1, [], ("results",)),
+        "not_a_list": (1, {"driver": ids(league)["Ana"]}, ("results",)),
+    }[case]
+
+
 def _reject(league: dict[str, Any], case: str) -> tuple[int, Any, tuple[Any, ...]]:
-    """(race number, rows, path to the expected error) for each rejected finishing order."""
-    by = ids(league)
-    base: list[Any] = rows(league, ORDER)
-    number, path = 1, ("results",)
-    if case == "duplicate_position":
-        base[1]["position"] = 1
-        path = ("results", 1, "position")
-    elif case == "position_beyond_n":
-        base[2]["position"] = 4
-        path = ("results", 2, "position")
-    elif case == "position_zero":
-        base[0]["position"] = 0
-        path = ("results", 0, "position")
-    elif case == "listed_twice":
-        base[2]["driver"] = by["Ana"]
-        path = ("results", 2, "driver")
-    elif case == "entered_driver_missing":
-        base = base[:2]
-    elif case == "unknown_driver":
-        base[2]["driver"] = 10**9
-        path = ("results", 2, "driver")
-    elif case == "not_entered":
-        number, base = 2, rows(league, ["Ana", "Rui"])  # Italy: Ana and Eva only
-        path = ("results", 1, "driver")
-    elif case == "dnf_ahead_of_finisher":
-        base = rows(league, ORDER, dnf=("Rui",))
-        path = ("results", 2, "position")
-    elif case == "bad_status":
-        base[1]["status"] = "eliminated"
-        path = ("results", 1, "status")
-    elif case == "missing_position":
-        del base[1]["position"]
-        path = ("results", 1, "position")
-    elif case == "string_position":
-        base[0]["position"] = "1"
-        path = ("results", 0, "position")
-    elif case == "negative_bonus":
-        base[0]["bonus"] = -1
-        path = ("results", 0, "bonus")
-    elif case == "float_bonus":
-        base[0]["bonus"] = 1.5
-        path = ("results", 0, "bonus")
-    elif case == "unknown_field":
-        base[0]["laps"] = 2
-        path = ("results", 0, "laps")
-    elif case == "row_not_an_object":
-        base[1] = "Rui"
-        path = ("results", 1)
-    elif case == "empty":
-        base = []
-    else:  # "not_a_list"
-        base = {"driver": by["Ana"]}
-    return number, base, path
+    if case not in EDITS:
+        return _whole(league, case)
+    index, field, value = EDITS[case]
+    base = rows(league, ORDER)
+    if value is MISSING:
+        del base[index][field]
+    else:
+        base[index][field] = ids(league)[value] if field == "driver" and value in ORDER else value
+    return 1, base, ("results", index, field)
 
 
-CASES = [
-    "duplicate_position",
-    "position_beyond_n",
-    "position_zero",
-    "listed_twice",
-    "entered_driver_missing",
-    "unknown_driver",
-    "not_entered",
-    "dnf_ahead_of_finisher",
-    "bad_status",
-    "missing_position",
-    "string_position",
-    "negative_bonus",
-    "float_bonus",
-    "unknown_field",
-    "row_not_an_object",
-    "empty",
-    "not_a_list",
-]
+WHOLE = ["entered_driver_missing", "not_entered", "dnf_ahead_of_finisher"]
+CASES = [*EDITS, *WHOLE, "row_not_an_object", "empty", "not_a_list"]
 
 
 @pytest.mark.parametrize("case", CASES)
