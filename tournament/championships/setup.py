@@ -42,7 +42,13 @@ class ChampionshipSetupSerializer(serializers.Serializer):
     """The parts of a championship locked once results exist (drivers, races, rules)."""
 
     rule_set = serializers.ChoiceField(choices=["basic", "advanced"], required=False)
-    points = serializers.JSONField(required=False, allow_null=True)
+    points = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        help_text=(
+            "A preset name, or a non-increasing list of at most 100 points, each 0 to 10000."
+        ),
+    )
     drivers = DriverSetupSerializer(many=True)
     races = RaceSetupSerializer(many=True)
     rules = serializers.DictField(required=False, default=dict)

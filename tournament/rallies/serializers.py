@@ -61,13 +61,21 @@ class RallySerializer(CompetitionDetailSerializer):
 class RallyStageResultsInputSerializer(serializers.Serializer):
     """The sheet's rows are checked by the game (RM-53), every problem at once."""
 
-    results = serializers.ListField(child=serializers.DictField(), allow_empty=False)
+    results = serializers.ListField(
+        child=serializers.DictField(),
+        allow_empty=False,
+        help_text=(
+            "One row per driver: driver, status (finished or retired), time (whole seconds or "
+            '"m:ss", at most 86400 s = 24 h), log (a turn log, at most 10000 characters) and '
+            "penalties (at most 20, each 1 to 3600 s with a reason of at most 200 characters)."
+        ),
+    )
     version = IntegerField(required=False, min_value=0)
 
 
 class RallyPenaltySerializer(serializers.Serializer):
-    seconds = IntegerField()
-    reason = serializers.CharField()
+    seconds = IntegerField(help_text="1 to 3600 seconds.")
+    reason = serializers.CharField(help_text="At most 200 characters.")
 
 
 class RallyStageResultSerializer(serializers.Serializer):

@@ -95,7 +95,11 @@ class TourSerializer(CompetitionDetailSerializer):
 class ResultRowSerializer(serializers.Serializer):
     rider = IntegerField(min_value=-MAX_VALUE, max_value=2**62)
     position = IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
-    minutes = IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
+    minutes = IntegerField(
+        min_value=-MAX_VALUE,
+        max_value=MAX_VALUE,
+        help_text="With seconds, the stage time: at most 24 hours (minutes*60 + seconds <= 86400).",
+    )
     seconds = IntegerField(min_value=-MAX_VALUE, max_value=MAX_VALUE)
     sprint_points = IntegerField(
         min_value=-MAX_VALUE, max_value=MAX_VALUE, required=False, default=0
