@@ -61,141 +61,120 @@ def _row(champ: dict[str, Any], **fields: Any) -> dict[str, Any]:
     return {"driver": ids(champ)["Ana"], "position": 1, "status": "finished", "laps": 2, **fields}
 
 
-def _reject(champ: dict[str, Any], case: str) -> tuple[int, list[Any], tuple[Any, ...]]:
+Rejection = tuple[int, list[Any], tuple[Any, ...]]
+
+# FD-79 rejections that change one field of one row of race 1's valid rows:
+# case -> (row, field, value); the error is expected on that row's field.
+FIELD_EDITS: dict[str, tuple[int, str, Any]] = {
+    "duplicate_position": (1, "position", 1),
+    "positions_not_1_to_n": (2, "position", 4),
+    "unknown_driver": (2, "driver", 10**9),
+    "laps_exceed": (0, "laps", 3),
+    "finisher_with_fewer_laps": (0, "laps", 1),
+    "negative": (0, "laps", -1),
+    "not_an_integer": (0, "position", "1"),
+    "float": (1, "laps", 2.0),
+    "elimination_order_for_finisher": (0, "elimination_order", 1),
+    "wp_left_too_high": (0, "wp_left", 19),
+    "wp_left_zero_for_finisher": (0, "wp_left", 0),
+    "pole_not_boolean": (0, "pole", "yes"),
+    "unknown_field": (0, "time", 12),
+    "bad_status": (1, "status", "retired"),
+}
+
+
+def _eliminated(champ: dict[str, Any], *out: str) -> list[Any]:
+    return [dict(r) for r in race_rows(champ, 1, ORDER, out=out)]
+
+
+def _not_entered(champ: dict[str, Any], rows: list[Any]) -> Rejection:
+    return 2, race_rows(champ, 2, ["Ana", "Rui"]), ("results", 1, "driver")  # race 2: Ana, Eva
+
+
+def _listed_twice(champ: dict[str, Any], rows: list[Any]) -> Rejection:
+    rows[2]["driver"] = ids(champ)["Ana"]
+    return 1, rows, ("results", 2, "driver")
+
+
+def _eliminated_not_in_fd41_order(champ: dict[str, Any], rows: list[Any]) -> Rejection:
+    rows = _eliminated(champ, "Rui", "Eva")
+    rows[2]["laps"] = 1  # more laps, ranked below one with fewer
+    return 1, rows, ("results", 2, "laps")
+
+
+def _eliminated_with_all_laps(champ: dict[str, Any], rows: list[Any]) -> Rejection:
+    rows = _eliminated(champ, "Eva")
+    rows[2]["laps"] = 2
+    return 1, rows, ("results", 2, "laps")
+
+
+def _elimination_orders(first: int, second: int, path: tuple[Any, ...]) -> Any:
+    def case(champ: dict[str, Any], rows: list[Any]) -> Rejection:
+        rows = _eliminated(champ, "Rui", "Eva")
+        rows[1]["elimination_order"], rows[2]["elimination_order"] = first, second
+        return 1, rows, path
+
+    return case
+
+
+def _wp_left_for_eliminated(champ: dict[str, Any], rows: list[Any]) -> Rejection:
+    rows = _eliminated(champ, "Eva")
+    rows[2]["wp_left"] = 3
+    return 1, rows, ("results", 2, "wp_left")
+
+
+def _two_poles(champ: dict[str, Any], rows: list[Any]) -> Rejection:
+    rows[0]["pole"] = rows[2]["pole"] = True
+    return 1, rows, ("results",)
+
+
+def _missing_status(champ: dict[str, Any], rows: list[Any]) -> Rejection:
+    del rows[1]["status"]
+    return 1, rows, ("results", 1, "status")
+
+
+def _row_not_an_object(champ: dict[str, Any], rows: list[Any]) -> Rejection:
+    rows[1] = "Rui"
+    return 1, rows, ("results", 1)
+
+
+# The other rejections, each built from race 1's valid rows.
+BUILT: dict[str, Any] = {
+    "not_entered": _not_entered,
+    "listed_twice": _listed_twice,
+    "entered_driver_missing": lambda champ, rows: (1, rows[:2], ("results",)),
+    "eliminated_ahead_of_finisher": lambda champ, rows: (
+        1,
+        _eliminated(champ, "Rui"),
+        ("results", 2, "position"),
+    ),
+    "eliminated_not_in_fd41_order": _eliminated_not_in_fd41_order,
+    "eliminated_with_all_laps": _eliminated_with_all_laps,
+    "elimination_order_repeated": _elimination_orders(1, 1, ("results", 2, "elimination_order")),
+    "elimination_order_gap": _elimination_orders(3, 1, ("results", 1, "elimination_order")),
+    "elimination_order_contradicts_positions": _elimination_orders(
+        1, 2, ("results", 2, "elimination_order")
+    ),
+    "wp_left_for_eliminated": _wp_left_for_eliminated,
+    "two_poles": _two_poles,
+    "missing_status": _missing_status,
+    "row_not_an_object": _row_not_an_object,
+    "empty": lambda champ, rows: (1, [], ("results",)),
+    "not_a_list": lambda champ, rows: (1, {"driver": ids(champ)["Ana"]}, ("results",)),
+}
+
+
+def _reject(champ: dict[str, Any], case: str) -> Rejection:
     """(race number, rows, path to the expected error) for each FD-79 rejection."""
-    by = ids(champ)
-    base = race_rows(champ, 1, ORDER)
-    rows: list[Any] = [dict(r) for r in base]
-    number = 1
-    path: tuple[Any, ...]
-    if case == "duplicate_position":
-        rows[1]["position"] = 1
-        path = ("results", 1, "position")
-    elif case == "positions_not_1_to_n":
-        rows[2]["position"] = 4
-        path = ("results", 2, "position")
-    elif case == "unknown_driver":
-        rows[2]["driver"] = 10**9
-        path = ("results", 2, "driver")
-    elif case == "not_entered":
-        number = 2  # race 2: Ana and Eva only
-        rows = race_rows(champ, 2, ["Ana", "Rui"])
-        path = ("results", 1, "driver")
-    elif case == "listed_twice":
-        rows[2]["driver"] = by["Ana"]
-        path = ("results", 2, "driver")
-    elif case == "entered_driver_missing":
-        rows = rows[:2]
-        path = ("results",)
-    elif case == "eliminated_ahead_of_finisher":
-        rows = race_rows(champ, 1, ORDER, out=("Rui",))
-        path = ("results", 2, "position")
-    elif case == "eliminated_not_in_fd41_order":
-        rows = race_rows(champ, 1, ORDER, out=("Rui", "Eva"))
-        rows[2]["laps"] = 1  # more laps, ranked below one with fewer
-        path = ("results", 2, "laps")
-    elif case == "laps_exceed":
-        rows[0]["laps"] = 3
-        path = ("results", 0, "laps")
-    elif case == "finisher_with_fewer_laps":
-        rows[0]["laps"] = 1
-        path = ("results", 0, "laps")
-    elif case == "eliminated_with_all_laps":
-        rows = race_rows(champ, 1, ORDER, out=("Eva",))
-        rows[2]["laps"] = 2
-        path = ("results", 2, "laps")
-    elif case == "negative":
-        rows[0]["laps"] = -1
-        path = ("results", 0, "laps")
-    elif case == "not_an_integer":
-        rows[0]["position"] = "1"
-        path = ("results", 0, "position")
-    elif case == "float":
-        rows[1]["laps"] = 2.0
-        path = ("results", 1, "laps")
-    elif case == "elimination_order_repeated":
-        rows = race_rows(champ, 1, ORDER, out=("Rui", "Eva"))
-        rows[1]["elimination_order"] = rows[2]["elimination_order"] = 1
-        path = ("results", 2, "elimination_order")
-    elif case == "elimination_order_gap":
-        rows = race_rows(champ, 1, ORDER, out=("Rui", "Eva"))
-        rows[1]["elimination_order"], rows[2]["elimination_order"] = 3, 1
-        path = ("results", 1, "elimination_order")
-    elif case == "elimination_order_contradicts_positions":
-        rows = race_rows(champ, 1, ORDER, out=("Rui", "Eva"))
-        rows[1]["elimination_order"], rows[2]["elimination_order"] = 1, 2
-        path = ("results", 2, "elimination_order")
-    elif case == "elimination_order_for_finisher":
-        rows[0]["elimination_order"] = 1
-        path = ("results", 0, "elimination_order")
-    elif case == "wp_left_too_high":
-        rows[0]["wp_left"] = 19
-        path = ("results", 0, "wp_left")
-    elif case == "wp_left_zero_for_finisher":
-        rows[0]["wp_left"] = 0
-        path = ("results", 0, "wp_left")
-    elif case == "wp_left_for_eliminated":
-        rows = race_rows(champ, 1, ORDER, out=("Eva",))
-        rows[2]["wp_left"] = 3
-        path = ("results", 2, "wp_left")
-    elif case == "two_poles":
-        rows[0]["pole"] = rows[2]["pole"] = True
-        path = ("results",)
-    elif case == "pole_not_boolean":
-        rows[0]["pole"] = "yes"
-        path = ("results", 0, "pole")
-    elif case == "unknown_field":
-        rows[0]["time"] = 12
-        path = ("results", 0, "time")
-    elif case == "missing_status":
-        del rows[1]["status"]
-        path = ("results", 1, "status")
-    elif case == "bad_status":
-        rows[1]["status"] = "retired"
-        path = ("results", 1, "status")
-    elif case == "row_not_an_object":
-        rows[1] = "Rui"
-        path = ("results", 1)
-    elif case == "empty":
-        rows = []
-        path = ("results",)
-    else:  # "not_a_list"
-        rows = {"driver": by["Ana"]}  # type: ignore[assignment]
-        path = ("results",)
-    return number, rows, path
+    rows: list[Any] = [dict(r) for r in race_rows(champ, 1, ORDER)]
+    if case in FIELD_EDITS:
+        row, field, value = FIELD_EDITS[case]
+        rows[row][field] = value
+        return 1, rows, ("results", row, field)
+    return BUILT[case](champ, rows)
 
 
-CASES = [
-    "duplicate_position",
-    "positions_not_1_to_n",
-    "unknown_driver",
-    "not_entered",
-    "listed_twice",
-    "entered_driver_missing",
-    "eliminated_ahead_of_finisher",
-    "eliminated_not_in_fd41_order",
-    "laps_exceed",
-    "finisher_with_fewer_laps",
-    "eliminated_with_all_laps",
-    "negative",
-    "not_an_integer",
-    "float",
-    "elimination_order_repeated",
-    "elimination_order_gap",
-    "elimination_order_contradicts_positions",
-    "elimination_order_for_finisher",
-    "wp_left_too_high",
-    "wp_left_zero_for_finisher",
-    "wp_left_for_eliminated",
-    "two_poles",
-    "pole_not_boolean",
-    "unknown_field",
-    "missing_status",
-    "bad_status",
-    "row_not_an_object",
-    "empty",
-    "not_a_list",
-]
+CASES = [*FIELD_EDITS, *BUILT]
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -186,6 +186,16 @@ def _check_race(
             ]
         race["drivers"] = list(known.values())
         return errors
+    race["drivers"], problems = _entered_drivers(entered, known, rules)
+    if problems:
+        errors["drivers"] = problems
+    return errors
+
+
+def _entered_drivers(
+    entered: list[str], known: dict[str, str], rules: FormulaDRules
+) -> tuple[list[str], list[str]]:
+    """The race's entry list as championship names, and what is wrong with it."""
     problems: list[str] = []
     names: list[str] = []
     for name in entered:
@@ -203,7 +213,4 @@ def _check_race(
             _("At most %(max)s cars race (max_cars); %(count)s are entered.")
             % {"max": rules.max_cars, "count": len(entered)}
         )
-    if problems:
-        errors["drivers"] = problems
-    race["drivers"] = names
-    return errors
+    return names, problems

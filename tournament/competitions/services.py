@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.db import connection, models, transaction
 from django.utils import timezone
@@ -332,6 +332,13 @@ def resolve_event(*, kind: AnyKind, event_id: int) -> str:
     return outcome
 
 
+class _Failure(NamedTuple):
+    """The first event of a recomputed run that could not be resolved, and why."""
+
+    index: int
+    message: str
+
+
 def _recompute_from(
     kind: AnyKind, competition: Competition, events: list[Event], start: int, now: datetime
 ) -> str:
@@ -339,29 +346,17 @@ def _recompute_from(
     chain_end = start
     while chain_end < len(events) and events[chain_end].has_results:
         chain_end += 1
-    chain = events[:chain_end]
-    failed_at: int | None = None
-    message = ""
-    # Every event from the claimed one on is validated again: a correction may make a later one
-    # invalid (API.md), and an event queued again by an organiser may no longer fit either.
-    for i in range(start, chain_end):
-        event = events[i]
-        try:
-            kind.validate_results(competition, event, list(event.results))
-        except InvalidInput as exc:
-            failed_at, message = i, flatten_errors(exc.detail)
-            break
-    computed_until = failed_at if failed_at is not None else chain_end
+    failure = _first_invalid(kind, competition, events, start, chain_end)
     try:
-        snapshots = kind.compute_snapshots(competition, chain[:computed_until])
+        snapshots = kind.compute_snapshots(
+            competition, events[: failure.index if failure else chain_end]
+        )
     except ResolutionError as exc:
         # Clamp: events before ``start`` were already resolved against the same results.
-        failed_at = max(start, next(i for i, e in enumerate(events) if e.number == exc.number))
-        message = exc.message
-        snapshots = []
-        if failed_at > start:
-            snapshots = kind.compute_snapshots(competition, chain[:failed_at])
-    good_until = failed_at if failed_at is not None else chain_end
+        index = max(start, next(i for i, e in enumerate(events) if e.number == exc.number))
+        failure = _Failure(index, exc.message)
+        snapshots = kind.compute_snapshots(competition, events[:index]) if index > start else []
+    good_until = failure.index if failure else chain_end
     kind.snapshot_model.objects.of(competition).filter(number__gte=events[start].number).delete()
     kind.snapshot_model.objects.bulk_create(
         [
@@ -369,27 +364,48 @@ def _recompute_from(
             for i in range(start, good_until)
         ]
     )
-    for i, event in enumerate(events):
-        if i < start:
-            continue
+    _settle_statuses(events, start, good_until, failure, now)
+    return "failed" if failure and failure.index == start else "resolved"
+
+
+def _first_invalid(
+    kind: AnyKind, competition: Competition, events: list[Event], start: int, chain_end: int
+) -> _Failure | None:
+    """The first event of events[start:chain_end] whose stored results no longer validate.
+
+    Every event from the claimed one on is validated again: a correction may make a later one
+    invalid (API.md), and an event queued again by an organiser may no longer fit either.
+    """
+    for i in range(start, chain_end):
+        try:
+            kind.validate_results(competition, events[i], list(events[i].results))
+        except InvalidInput as exc:
+            return _Failure(i, flatten_errors(exc.detail))
+    return None
+
+
+def _settle_statuses(
+    events: list[Event], start: int, good_until: int, failure: _Failure | None, now: datetime
+) -> None:
+    """Resolved up to ``good_until``, the failed event failed, later ones with results waiting."""
+    for i in range(start, len(events)):
+        event = events[i]
         if i < good_until:
             new_status, error = Status.RESOLVED, ""
-        elif i == failed_at:
-            new_status, error = Status.FAILED, message
+        elif failure and i == failure.index:
+            new_status, error = Status.FAILED, failure.message
         elif event.has_results:
             new_status, error = Status.SUBMITTED, ""  # waits for the failed event's correction
         else:
             continue
-        if event.status != new_status or event.error != error or i == start:
-            if new_status == Status.RESOLVED:
-                event.mark_resolved(now)
-            elif new_status == Status.FAILED:
-                event.mark_failed(error)
-            else:
-                event.mark_waiting()
-    if failed_at == start:
-        return "failed"
-    return "resolved"
+        if event.status == new_status and event.error == error and i != start:
+            continue
+        if new_status == Status.RESOLVED:
+            event.mark_resolved(now)
+        elif new_status == Status.FAILED:
+            event.mark_failed(error)
+        else:
+            event.mark_waiting()
 
 
 def flatten_errors(detail: Any) -> str:

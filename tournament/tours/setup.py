@@ -113,24 +113,13 @@ def check_setup(data: dict[str, Any]) -> dict[str, Any]:
             _("A tour has %(min)s to %(max)s teams (max_teams).")
             % {"min": MIN_TEAMS, "max": gt.max_teams}
         ]
-    names = Counter(t["name"].strip().casefold() for t in teams)
-    team_errors: list[dict[str, Any]] = [{} for _ in teams]
-    for i, team in enumerate(teams):
-        if names[team["name"].strip().casefold()] > 1:
-            team_errors[i]["name"] = [_("Team names must be unique within a tour.")]
-    _check_specialists(teams, team_errors)
+    team_errors = _check_teams(teams)
     if any(team_errors) and "teams" not in errors:
         errors["teams"] = team_errors
-
     rest = data.get("rest_days_after") or []
-    bad_rest = [k for k in rest if not 1 <= k < len(stages)]
-    if bad_rest:
-        errors["rest_days_after"] = [
-            _("A Rest Day sits between two stages: after stage 1 to %(last)s.")
-            % {"last": max(len(stages) - 1, 0)}
-        ]
-    elif len(set(rest)) != len(rest):
-        errors["rest_days_after"] = [_("At most one Rest Day per gap between stages.")]
+    rest_errors = _check_rest_days(rest, len(stages))
+    if rest_errors:
+        errors["rest_days_after"] = rest_errors
 
     riders = 2 * len(teams) + DUMMY_RIDERS[gt.dummy_teams]
     stage_errors = [_check_stage(stage, fr, riders) for stage in stages]
@@ -139,6 +128,29 @@ def check_setup(data: dict[str, Any]) -> dict[str, Any]:
     if errors:
         raise serializers.ValidationError(errors)
     return {**data, "rules": rules_json, "rest_days_after": sorted(set(rest))}
+
+
+def _check_teams(teams: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per-team errors: names unique within the tour, Specialists within GT-1.3's limits."""
+    names = Counter(t["name"].strip().casefold() for t in teams)
+    team_errors: list[dict[str, Any]] = [{} for _ in teams]
+    for i, team in enumerate(teams):
+        if names[team["name"].strip().casefold()] > 1:
+            team_errors[i]["name"] = [_("Team names must be unique within a tour.")]
+    _check_specialists(teams, team_errors)
+    return team_errors
+
+
+def _check_rest_days(rest: list[int], stage_count: int) -> list[str]:
+    """Rest Days sit between two stages, at most one per gap."""
+    if any(not 1 <= k < stage_count for k in rest):
+        return [
+            _("A Rest Day sits between two stages: after stage 1 to %(last)s.")
+            % {"last": max(stage_count - 1, 0)}
+        ]
+    if len(set(rest)) != len(rest):
+        return [_("At most one Rest Day per gap between stages.")]
+    return []
 
 
 def _check_stage(stage: dict[str, Any], rules: StageRules, riders: int) -> dict[str, list[str]]:
