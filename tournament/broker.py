@@ -32,14 +32,15 @@ log = logging.getLogger(__name__)
 
 class QoS(redis.QoS):
     def restore_unacked(self, client: Any = None) -> None:
+        delivered = self._delivered
         if client is None and self.channel.connection.client is None:
-            if self._delivered:
+            if delivered:
                 log.warning(
                     "broker connection closed: %s unacknowledged message(s) stay in Redis and "
                     "return to their queue after the visibility timeout",
-                    len(self._delivered),
+                    len(delivered),
                 )
-            self._delivered.clear()
+                delivered.clear()
             return
         super().restore_unacked(client)
 

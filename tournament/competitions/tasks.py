@@ -77,7 +77,7 @@ def _record_failure(kind: AnyKind, event_id: int, message: str, *, reconnect: bo
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
-def resolve_event_task(self, kind_label: str, event_id: int) -> str:  # type: ignore[no-untyped-def]
+def resolve_event_task(self, kind_label: str, event_id: int) -> str:
     """Resolve one event (and cascade to later ones); idempotent, so redelivery is safe."""
     kind = get_kind(kind_label)
     try:
@@ -149,7 +149,7 @@ class LeaseKeeper:
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True)
-def simulate_event_task(  # type: ignore[no-untyped-def]
+def simulate_event_task(
     self, kind_label: str, event_id: int, user_id: int | None = None, version: int | None = None
 ) -> str:
     """Play a requested simulation with the engine and submit its results (resolved as usual).

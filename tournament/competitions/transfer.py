@@ -9,7 +9,7 @@ submission workflow (validation, history, audit), and the worker resolves them a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -31,7 +31,8 @@ def export_competition(*, kind: GameKind, competition: Any) -> dict[str, Any]:
     keys = kind.entrant_keys(competition)
     field = kind.entrant_field
     versions = (
-        kind.version_model.objects.filter(event__competition=competition)
+        # the abstract version model declares no ``event`` (each game's concrete one does)
+        kind.version_model.objects.filter(event__competition=competition)  # type: ignore[misc]
         .select_related("event", "created_by")
         .order_by("event__number", "number")
     )
@@ -146,9 +147,10 @@ MAX_ROWS = 200
 MAX_ENTRANT_KEY = 200
 
 
-class _ResultVersionV1(serializers.Serializer):  # type: ignore[type-arg]
+class _ResultVersionV1(serializers.Serializer):
     number = IntegerField(min_value=1, max_value=2**31 - 1)
-    source = serializers.ChoiceField(
+    # A field named like DRF's own Field.source attribute (the document's key).
+    source = serializers.ChoiceField(  # type: ignore[assignment]
         choices=Source.choices, required=False, default=Source.SUBMITTED
     )
     created_at = serializers.CharField(
@@ -173,11 +175,11 @@ class _ResultVersionV1(serializers.Serializer):  # type: ignore[type-arg]
             elif isinstance(key, str) and len(key) > MAX_ENTRANT_KEY:
                 errors[k] = {self.entrant_field: [_("Entrant key too long.")]}
         if errors:
-            raise serializers.ValidationError(errors)
+            raise serializers.ValidationError(cast(Any, errors))
         return rows
 
 
-class _EventV1(serializers.Serializer):  # type: ignore[type-arg]
+class _EventV1(serializers.Serializer):
     number = IntegerField(min_value=1, max_value=32767)
     versions = serializers.ListField(child=serializers.DictField(), max_length=MAX_VERSIONS)
 
@@ -193,11 +195,11 @@ class _EventV1(serializers.Serializer):  # type: ignore[type-arg]
         if not errors and len(set(numbers)) != len(numbers):
             raise serializers.ValidationError(_("Version numbers repeat."))
         if errors:
-            raise serializers.ValidationError(errors)
+            raise serializers.ValidationError(cast(Any, errors))
         return checked
 
 
-class _DocumentV1(serializers.Serializer):  # type: ignore[type-arg]
+class _DocumentV1(serializers.Serializer):
     format = serializers.CharField(max_length=40)
     format_version = IntegerField()
     kind = serializers.CharField(max_length=40)
@@ -218,14 +220,14 @@ class _DocumentV1(serializers.Serializer):  # type: ignore[type-arg]
             events, lambda item: _EventV1(data=item, entrant_field=self.entrant_field)
         )
         if errors:
-            raise serializers.ValidationError(errors)
+            raise serializers.ValidationError(cast(Any, errors))
         seen: dict[int, int] = {}
         for i, event in enumerate(checked):
             if event["number"] in seen:
                 errors[i] = {"number": [_("Event %(n)s appears twice.") % {"n": event["number"]}]}
             seen.setdefault(event["number"], i)
         if errors:
-            raise serializers.ValidationError(errors)
+            raise serializers.ValidationError(cast(Any, errors))
         return checked
 
 
