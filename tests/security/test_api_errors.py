@@ -20,6 +20,7 @@ from rest_framework.test import APIClient
 
 from tests.championships.helpers import payload as championship_payload
 from tests.conftest import tour_payload
+from tests.leagues.helpers import payload as league_payload
 from tests.rallies.helpers import rally_payload
 from tournament.parsers import MAX_DEPTH, depth_exceeds
 
@@ -49,6 +50,7 @@ def objects(clients: dict[str, Any]) -> dict[str, int]:
         ("tours", tour_payload()),
         ("championships", championship_payload()),
         ("rallies", rally_payload()),
+        ("leagues", league_payload()),
     ):
         response = organiser.post(f"/api/{collection}/", body, format="json")
         assert response.status_code == 201, response.content
@@ -101,7 +103,8 @@ def test_deeply_nested_json_is_a_400_on_every_write_endpoint(clients, objects, r
             codes += (202,)
         body = assert_json_error(response, *codes)
         answers[(method, route)] = response.status_code
-        if response.status_code == 400:
+        # A league's simulate/ is refused without reading the body (no simulator, API.md).
+        if response.status_code == 400 and route != "/api/leagues/{id}/races/{number}/simulate/":
             assert "nested" in body["detail"], body
     assert answers[("post", "/api/auth/token/")] == 400
     assert answers[("post", "/api/tours/")] in (400, 401)
