@@ -279,3 +279,15 @@ def test_errors_speak_the_readers_language(clients, lang, expected):
     )
     assert response.status_code == 400
     assert response.json()["results"][2] == {"bonus": [expected]}
+
+
+def test_export_and_import_commands(clients, league, tmp_path):
+    from django.core.management import call_command
+
+    submit(clients["scorekeeper"], league, 1, rows(league, ORDER, Eva=1))
+    path = tmp_path / "league.json"
+    call_command("export_competition", "league", str(league["id"]), "-o", str(path))
+    assert '"kind": "league"' in path.read_text()
+    call_command("import_competition", "porto", str(path))
+    copy = Race.objects.exclude(competition_id=league["id"]).get(number=1)
+    assert copy.competition.club.slug == "porto" and copy.version == 1
