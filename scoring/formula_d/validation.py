@@ -55,35 +55,7 @@ def validate_race_results(
     for i, row in enumerate(rows):
         if not isinstance(row, Mapping):
             add(i, None, "not_object", "Each entry must be an object.")
-            continue
-        ok = True
-        for key in sorted(set(row) - set(FIELDS)):
-            add(i, key, "unknown_field", f"Unknown field {key!r}.", field=key)
-        for key in REQUIRED:
-            if key not in row:
-                add(i, key, "required", f"{key} is required.")
-                ok = False
-        for key in ("driver", "position", "laps", "elimination_order"):
-            # Only elimination_order may be null; a null driver, position or laps is not an int.
-            if key in row and (row[key] is not None or key in REQUIRED):
-                if not _is_int(row[key]):
-                    add(i, key, "not_int", f"{key} must be an integer.")
-                    ok = False
-                elif row[key] < 0:
-                    add(i, key, "negative", f"{key} may not be negative.")
-                    ok = False
-        if "status" in row and row["status"] not in STATUSES:
-            add(
-                i,
-                "status",
-                "invalid_status",
-                "status must be finished or eliminated.",
-                choices=STATUSES,
-            )
-            ok = False
-        if "pole" in row and not isinstance(row["pole"], bool):
-            add(i, "pole", "not_bool", "pole must be true or false.")
-        if ok:
+        elif _row_shape_ok(i, row, add):
             good.append((i, dict(row)))
     _check_drivers(good, entered, known, add)
     _check_positions(good, n, add)
@@ -94,6 +66,42 @@ def validate_race_results(
     if len(poles) > 1:
         add(None, "pole", "multiple_pole", "Only one car can start from pole.", rows=poles)
     return by_row(issues)
+
+
+def _row_shape_ok(i: int, row: Mapping[str, Any], add: Any) -> bool:
+    """Report unknown, missing and mistyped fields of one row; whether it can be checked further.
+
+    An unknown field or a non-boolean ``pole`` is reported but does not stop the later checks.
+    """
+    ok = True
+    for key in sorted(set(row) - set(FIELDS)):
+        add(i, key, "unknown_field", f"Unknown field {key!r}.", field=key)
+    for key in REQUIRED:
+        if key not in row:
+            add(i, key, "required", f"{key} is required.")
+            ok = False
+    for key in ("driver", "position", "laps", "elimination_order"):
+        # Only elimination_order may be null; a null driver, position or laps is not an int.
+        if key not in row or (row[key] is None and key not in REQUIRED):
+            continue
+        if not _is_int(row[key]):
+            add(i, key, "not_int", f"{key} must be an integer.")
+            ok = False
+        elif row[key] < 0:
+            add(i, key, "negative", f"{key} may not be negative.")
+            ok = False
+    if "status" in row and row["status"] not in STATUSES:
+        add(
+            i,
+            "status",
+            "invalid_status",
+            "status must be finished or eliminated.",
+            choices=STATUSES,
+        )
+        ok = False
+    if "pole" in row and not isinstance(row["pole"], bool):
+        add(i, "pole", "not_bool", "pole must be true or false.")
+    return ok
 
 
 def _check_drivers(
@@ -194,7 +202,11 @@ def _check_elimination(good: list[tuple[int, dict[str, Any]]], add: Any) -> None
                 f"Elimination order {order} is given twice.",
                 order=order,
             )
-    # FD-41: eliminated cars by laps completed, then the later eliminated first.
+    _check_fd41_order(out, add)
+
+
+def _check_fd41_order(out: list[tuple[int, dict[str, Any]]], add: Any) -> None:
+    """FD-41: eliminated cars rank by laps completed, then the later eliminated first."""
     ranked = sorted(out, key=lambda item: item[1]["position"])
     for (_, a), (j, b) in itertools.pairwise(ranked):
         if b["laps"] > a["laps"]:
