@@ -9,7 +9,15 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournament.competitions.models import Competition, Event, ResultVersion, Snapshot
+from tournament.competitions.models import (
+    Competition,
+    Event,
+    ResultVersion,
+    Snapshot,
+    competition_link,
+    snapshot_links,
+    version_link,
+)
 
 
 class League(Competition):
@@ -57,9 +65,7 @@ class Driver(models.Model):
 
 
 class Race(Event):
-    competition = models.ForeignKey(
-        League, on_delete=models.CASCADE, related_name="races", verbose_name=_("league")
-    )
+    competition = competition_link(League, related_name="races", verbose_name=_("league"))
     # Ids of the drivers entered, in entry order (by default every league driver).
     drivers = models.JSONField(_("drivers entered"), default=list)
 
@@ -69,9 +75,7 @@ class Race(Event):
 
 
 class RaceResultVersion(ResultVersion):
-    event = models.ForeignKey(
-        Race, on_delete=models.CASCADE, related_name="versions", verbose_name=_("race")
-    )
+    event = version_link(Race, _("race"))
 
     class Meta(ResultVersion.Meta):
         verbose_name = _("race result version")
@@ -79,11 +83,8 @@ class RaceResultVersion(ResultVersion):
 
 
 class LeagueStandings(Snapshot):
-    competition = models.ForeignKey(
-        League, on_delete=models.CASCADE, related_name="snapshots", verbose_name=_("league")
-    )
-    event = models.OneToOneField(
-        Race, on_delete=models.CASCADE, related_name="snapshot", verbose_name=_("race")
+    competition, event = snapshot_links(
+        League, Race, competition_name=_("league"), event_name=_("race")
     )
 
     class Meta(Snapshot.Meta):
