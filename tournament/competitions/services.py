@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from django.db import connection, models, transaction
 from django.utils import timezone
@@ -332,7 +333,8 @@ def resolve_event(*, kind: AnyKind, event_id: int) -> str:
     return outcome
 
 
-class _Failure(NamedTuple):
+@dataclass(frozen=True)
+class _Failure:
     """The first event of a recomputed run that could not be resolved, and why."""
 
     index: int
