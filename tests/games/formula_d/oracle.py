@@ -22,7 +22,8 @@ def reference_options(
 # A search state: (pos, lane changes, zig-zag origin, locked, short corners, crossed line,
 # exited a corner, police, spaces through the current corner) with its costs (overshoot,
 # danger spaces) and path.
-_Key = tuple[Pos, int, tuple[int, Pos] | None, bool, int, bool, bool, bool, int | None]
+_Zig = tuple[int, Pos] | None  # the lane left and where, while a zig-zag may return
+_Key = tuple[Pos, int, _Zig, bool, int, bool, bool, bool, int | None]
 
 
 @dataclass(slots=True)
@@ -102,81 +103,137 @@ def _successors(
     pit: object,
     touched: set[Pos],
 ) -> list[tuple[_State, str]]:
-    circuit = track.circuit
-    pos = state.pos
+    if state.pos[0] == PIT:
+        return _pit_lane_successors(track, ctx, state, occupied, touched)
     out: list[tuple[_State, str]] = []
-    if pos[0] == PIT:
-        assert circuit.pit is not None
-        # FD-49: one lane, no overtaking; a car reaching the car ahead just stops behind it.
-        q: Pos = (PIT, 0, pos[2] + 1) if pos[2] + 1 < circuit.pit.length else circuit.pit.exit
+    for q, lane in _steps(track, ctx, state):
+        lanes = _lane_change(track, ctx, state, q, lane, occupied, touched)
+        if lanes is None:
+            continue
+        changes, zig = lanes
+        if _enters_pit(track, ctx, state, q, lane):
+            out.extend(_pit_entry(track, ctx, state, q, changes, zig, occupied, touched))
+        if ctx.tunnels is not None and q in ctx.tunnels:
+            q = ctx.tunnels[q]  # FD-55: the pair counts as one space
         touched.add(q)
         if q in occupied:
-            return out
-        new = _step(state, q, state.changes, state.zig, state.locked)
-        new.over += new.short  # FD-22: pit spaces lie beyond a short corner's exit line too
-        if q[0] == PIT and q[2] == ctx.box:
-            out.append((new, "box"))  # FD-44: a long enough roll puts the car in its box
-        else:
-            out.append((new, ""))
-        return out
+            continue  # FD-15: no passing through or over a car
+        step = _track_step(track, ctx, state, q, changes, zig, line)
+        if step is not None:
+            out.append(step)
+    return out
+
+
+def _pit_lane_successors(
+    track: Track, ctx: MoveContext, state: _State, occupied: Collection[Pos], touched: set[Pos]
+) -> list[tuple[_State, str]]:
+    """FD-49: one lane, no overtaking; a car reaching the car ahead just stops behind it."""
+    pit = track.circuit.pit
+    assert pit is not None
+    pos = state.pos
+    q: Pos = (PIT, 0, pos[2] + 1) if pos[2] + 1 < pit.length else pit.exit
+    touched.add(q)
+    if q in occupied:
+        return []
+    new = _step(state, q, state.changes, state.zig, state.locked)
+    new.over += new.short  # FD-22: pit spaces lie beyond a short corner's exit line too
+    # FD-44: a long enough roll puts the car in its box
+    return [(new, "box" if q[0] == PIT and q[2] == ctx.box else "")]
+
+
+def _steps(track: Track, ctx: MoveContext, state: _State) -> list[tuple[Pos, int]]:
+    """The spaces one step away: straight ahead, and diagonally while lane changes remain."""
+    pos = state.pos
     steps: list[tuple[Pos, int]] = [(track.forward(pos), pos[1])]
     if not state.locked and state.changes < ctx.max_lane_changes:
         for lane in (pos[1] - 1, pos[1] + 1):
             diag = track.diagonal(pos, lane)
             if diag is not None:
                 steps.append((diag, lane))
-    for q, lane in steps:
-        changes = state.changes
-        zig = state.zig
-        if lane != pos[1]:
-            changes += 1
-            if zig is None:
-                zig = (pos[1], pos)
-            elif lane == zig[0] and not _zig_allowed(track, ctx, zig[1], q, occupied, touched):
-                continue  # FD-16: back into the lane left only to go round a car (or danger)
-        if (
-            ctx.may_pit
-            and circuit.pit is not None
-            and q == circuit.pit.entry
-            and lane == pos[1]
-            and ctx.box >= 0
-        ):
-            pit_q: Pos = (PIT, 0, 0)
-            touched.add(pit_q)
-            if pit_q not in occupied:
-                new = _step(state, pit_q, changes, zig, True)
-                new.inside = None
-                terminal = _leave(track, ctx, state, pos, q, new)  # FD-22 on the way in too
-                new.over += new.short
-                out.append((new, terminal or ("box" if ctx.box == 0 else "")))
-        if ctx.tunnels is not None and q in ctx.tunnels:
-            q = ctx.tunnels[q]  # FD-55: the pair counts as one space
-        touched.add(q)
-        if q in occupied:
-            continue  # FD-15: no passing through or over a car
-        new = _step(state, q, changes, zig, state.locked)
-        if track.segments[q[0]].is_corner:
-            # FD-20: no more spaces through a corner than its longest path, over all moves
-            if q[0] != pos[0]:
-                new.inside = 1
-            elif state.inside is not None:
-                new.inside = state.inside + 1
-            if new.inside is not None and new.inside > track.segments[q[0]].longest:
-                continue
-        else:
-            new.inside = None
-        terminal = _leave(track, ctx, state, pos, q, new)
-        new.over += new.short  # FD-22: every space beyond a short corner's exit line
-        if track.crosses(pos, q, line):
-            new.crossed = True
-            if ctx.final_crossing and not terminal:
-                terminal = "finish"
-        if ctx.police_line is not None and track.crosses(pos, q, ctx.police_line):
-            new.police = True
-        if q in ctx.danger:
-            new.danger = (*state.danger, q)
-        out.append((new, terminal))
-    return out
+    return steps
+
+
+def _lane_change(
+    track: Track,
+    ctx: MoveContext,
+    state: _State,
+    q: Pos,
+    lane: int,
+    occupied: Collection[Pos],
+    touched: set[Pos],
+) -> tuple[int, _Zig] | None:
+    """(lane changes, zig-zag memory) after stepping to ``q``, or None where FD-16 forbids it."""
+    pos = state.pos
+    if lane == pos[1]:
+        return state.changes, state.zig
+    if state.zig is None:
+        return state.changes + 1, (pos[1], pos)
+    if lane == state.zig[0] and not _zig_allowed(track, ctx, state.zig[1], q, occupied, touched):
+        return None  # FD-16: back into the lane left only to go round a car (or danger)
+    return state.changes + 1, state.zig
+
+
+def _enters_pit(track: Track, ctx: MoveContext, state: _State, q: Pos, lane: int) -> bool:
+    pit = track.circuit.pit
+    return (
+        ctx.may_pit and pit is not None and q == pit.entry and lane == state.pos[1] and ctx.box >= 0
+    )
+
+
+def _pit_entry(
+    track: Track,
+    ctx: MoveContext,
+    state: _State,
+    q: Pos,
+    changes: int,
+    zig: _Zig,
+    occupied: Collection[Pos],
+    touched: set[Pos],
+) -> list[tuple[_State, str]]:
+    pit_q: Pos = (PIT, 0, 0)
+    touched.add(pit_q)
+    if pit_q in occupied:
+        return []
+    new = _step(state, pit_q, changes, zig, True)
+    new.inside = None
+    terminal = _leave(track, ctx, state, state.pos, q, new)  # FD-22 on the way in too
+    new.over += new.short
+    return [(new, terminal or ("box" if ctx.box == 0 else ""))]
+
+
+def _track_step(
+    track: Track,
+    ctx: MoveContext,
+    state: _State,
+    q: Pos,
+    changes: int,
+    zig: _Zig,
+    line: Line,
+) -> tuple[_State, str] | None:
+    """The state after one step onto free space ``q``, or None where FD-20 forbids it."""
+    pos = state.pos
+    new = _step(state, q, changes, zig, state.locked)
+    if track.segments[q[0]].is_corner:
+        # FD-20: no more spaces through a corner than its longest path, over all moves
+        if q[0] != pos[0]:
+            new.inside = 1
+        elif state.inside is not None:
+            new.inside = state.inside + 1
+        if new.inside is not None and new.inside > track.segments[q[0]].longest:
+            return None
+    else:
+        new.inside = None
+    terminal = _leave(track, ctx, state, pos, q, new)
+    new.over += new.short  # FD-22: every space beyond a short corner's exit line
+    if track.crosses(pos, q, line):
+        new.crossed = True
+        if ctx.final_crossing and not terminal:
+            terminal = "finish"
+    if ctx.police_line is not None and track.crosses(pos, q, ctx.police_line):
+        new.police = True
+    if q in ctx.danger:
+        new.danger = (*state.danger, q)
+    return new, terminal
 
 
 def _leave(track: Track, ctx: MoveContext, state: _State, pos: Pos, q: Pos, new: _State) -> str:
