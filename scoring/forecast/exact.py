@@ -146,6 +146,16 @@ def _in_order(title: PointsTitle, rows: list[EntrantStatus]) -> tuple[EntrantSta
     return tuple(sorted(rows, key=lambda r: index[r.entrant]))
 
 
+@dataclass(frozen=True)
+class _Margin:
+    """How a rival fares against X when the rival takes the best and X the worst of everything:
+    X's lead now, and the most points the rival gains."""
+
+    rival: Entrant
+    lead: int
+    rival_max_gain: int
+
+
 def _status(
     title: AssignmentTitle | SearchTitle,
     x: Entrant,
@@ -154,80 +164,121 @@ def _status(
 ) -> EntrantStatus:
     name = title.names[x]
     rivals = [y for y in title.entrants if y != x]
-    # clinched: no rival, at its best and with X at its worst, reaches X (a tie would share).
-    margins: list[tuple[int, Entrant, int]] = []
-    clinched = True
-    for y in rivals:
-        ranking = title.ranking(title.extreme(best=y, worst=x))
-        if not _ahead(ranking, x, y):
-            clinched = False
-            break
-        final_y = _rank_of(ranking, y).points
-        margins.append((now[x].points - now[y].points, y, final_y - now[y].points))
     if not rivals:
         return EntrantStatus(
             x, name, "clinched", Reason("only_entrant", {**common, "entrant": name})
         )
-    if clinched:
-        lead, y, gain = min(margins, key=lambda m: (m[0] - m[2], m[0]))
-        reason = Reason(
-            "clinched",
-            {
-                **common,
-                "entrant": name,
-                "rival": title.names[y],
-                "lead": lead,
-                "rival_max_gain": gain,
-            },
-        )
-        return EntrantStatus(x, name, "clinched", reason)
-    # screen: a rival that stays ahead even in X's best case against it.
-    for y in rivals:
-        scenario = title.extreme(best=x, worst=y)
-        ranking = title.ranking(scenario)
-        if _ahead(ranking, y, x):
-            fx, fy = _rank_of(ranking, x).points, _rank_of(ranking, y).points
-            params = {
-                **common,
-                "entrant": name,
-                "rival": title.names[y],
-                "behind": now[y].points - now[x].points,
-                "max_gain": fx - now[x].points,
-                "rival_min_gain": fy - now[y].points,
-            }
-            if fx == fy:
-                return EntrantStatus(
-                    x, name, "eliminated", Reason("loses_tie_break", {**params, "points": fx})
-                )
-            return EntrantStatus(x, name, "eliminated", Reason("cannot_catch", params))
-    # does X need help? Only if some rival could still pass X when X takes the best of all.
-    needs_help = False
-    for y in rivals:
-        if not _wins(title.ranking(title.runner_up(x, y)), x):
-            needs_help = True
-            break
+    decided = _clinched(title, x, rivals, now, common) or _screened_out(
+        title, x, rivals, now, common
+    )
+    if decided is not None:
+        return decided
+    needs_help = _needs_help(title, x, rivals)
     if not hasattr(title, "dominant"):
-        # No exact program for this title: the relaxation's infeasibility proves "eliminated",
-        # a scenario that scores as a title proves "open"; without either the case stays open
-        # but unproven (exact=False).
-        relaxed = solve(title.relaxed(x))
-        if relaxed is None:
-            return EntrantStatus(x, name, "eliminated", _beat_all(title, x, rivals, common))
-        for scenario in title.witnesses(x, relaxed):
-            if _wins(title.ranking(scenario), x):
-                return EntrantStatus(x, name, "open", None, needs_help, scenario)
-        return EntrantStatus(x, name, "open", None, needs_help, None, exact=False)
-    problem, read = cast(AssignmentTitle, title).dominant(x)
-    if not needs_help:
-        # X's own best results are enough whatever the others do: any filling is a scenario.
-        assignment = solve(problem)
-        if assignment is None:
-            raise ForecastError(f"{x!r} wins alone yet the program has no solution")
-        scenario = read(assignment)
-        _check(title, scenario, x)
-        return EntrantStatus(x, name, "open", None, False, scenario)
+        return _searched(title, x, rivals, common, needs_help)
+    return _programmed(cast(AssignmentTitle, title), x, rivals, common, needs_help)
+
+
+def _clinched(
+    title: PointsTitle,
+    x: Entrant,
+    rivals: Sequence[Entrant],
+    now: Mapping[Entrant, Ranked],
+    common: Mapping[str, object],
+) -> EntrantStatus | None:
+    """Clinched: no rival, at its best and with X at its worst, reaches X (a tie would share).
+    The reason names the rival who comes closest."""
+    margins: list[_Margin] = []
+    for y in rivals:
+        ranking = title.ranking(title.extreme(best=y, worst=x))
+        if not _ahead(ranking, x, y):
+            return None
+        gain = _rank_of(ranking, y).points - now[y].points
+        margins.append(_Margin(y, now[x].points - now[y].points, gain))
+    closest = min(margins, key=lambda m: (m.lead - m.rival_max_gain, m.lead))
+    reason = Reason(
+        "clinched",
+        {
+            **common,
+            "entrant": title.names[x],
+            "rival": title.names[closest.rival],
+            "lead": closest.lead,
+            "rival_max_gain": closest.rival_max_gain,
+        },
+    )
+    return EntrantStatus(x, title.names[x], "clinched", reason)
+
+
+def _screened_out(
+    title: PointsTitle,
+    x: Entrant,
+    rivals: Sequence[Entrant],
+    now: Mapping[Entrant, Ranked],
+    common: Mapping[str, object],
+) -> EntrantStatus | None:
+    """The screen for "eliminated": a rival that stays ahead even in X's best case against it."""
+    name = title.names[x]
+    for y in rivals:
+        ranking = title.ranking(title.extreme(best=x, worst=y))
+        if not _ahead(ranking, y, x):
+            continue
+        final_x, final_y = _rank_of(ranking, x).points, _rank_of(ranking, y).points
+        params = {
+            **common,
+            "entrant": name,
+            "rival": title.names[y],
+            "behind": now[y].points - now[x].points,
+            "max_gain": final_x - now[x].points,
+            "rival_min_gain": final_y - now[y].points,
+        }
+        if final_x == final_y:
+            reason = Reason("loses_tie_break", {**params, "points": final_x})
+        else:
+            reason = Reason("cannot_catch", params)
+        return EntrantStatus(x, name, "eliminated", reason)
+    return None
+
+
+def _needs_help(title: PointsTitle, x: Entrant, rivals: Sequence[Entrant]) -> bool:
+    """Whether some rival could still pass X when X takes the best of everything."""
+    return any(not _wins(title.ranking(title.runner_up(x, y)), x) for y in rivals)
+
+
+def _searched(
+    title: SearchTitle,
+    x: Entrant,
+    rivals: Sequence[Entrant],
+    common: Mapping[str, object],
+    needs_help: bool,
+) -> EntrantStatus:
+    """No exact program for this title: the relaxation's infeasibility proves "eliminated", a
+    scenario that scores as a title proves "open"; without either the case stays open but
+    unproven (exact=False)."""
+    name = title.names[x]
+    relaxed = solve(title.relaxed(x))
+    if relaxed is None:
+        return EntrantStatus(x, name, "eliminated", _beat_all(title, x, rivals, common))
+    for scenario in title.witnesses(x, relaxed):
+        if _wins(title.ranking(scenario), x):
+            return EntrantStatus(x, name, "open", None, needs_help, scenario)
+    return EntrantStatus(x, name, "open", None, needs_help, None, exact=False)
+
+
+def _programmed(
+    title: AssignmentTitle,
+    x: Entrant,
+    rivals: Sequence[Entrant],
+    common: Mapping[str, object],
+    needs_help: bool,
+) -> EntrantStatus:
+    """The exact program: with X taking the best of everything, can the other places keep every
+    rival behind X? When X needs no help any filling is a solution, so none is a bug."""
+    name = title.names[x]
+    problem, read = title.dominant(x)
     assignment = solve(problem)
     if assignment is None:
+        if not needs_help:
+            raise ForecastError(f"{x!r} wins alone yet the program has no solution")
         close = [
             title.names[y] for y in rivals if not _ahead(title.ranking(title.runner_up(x, y)), x, y)
         ]
@@ -235,7 +286,7 @@ def _status(
         return EntrantStatus(x, name, "eliminated", reason)
     scenario = read(assignment)
     _check(title, scenario, x)
-    return EntrantStatus(x, name, "open", None, True, scenario)
+    return EntrantStatus(x, name, "open", None, needs_help, scenario)
 
 
 def _beat_all(

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Literal, cast
 
 from scoring.forecast.exact import Ranked, title_statuses
 from scoring.forecast.model import (
@@ -53,6 +53,11 @@ from scoring.grand_tour import (
 _BIG = 1_000_000
 TIME_TITLES = ("yellow", "team")
 POINTS_TITLES = ("green", "polka_dot", "tour_points")
+# One planned stage: (finishing order, minutes, sprint takers, mountain takers), see _Base._build.
+PlannedStage = tuple[list[int], dict[int, int], list[int], list[int]]
+# How the others follow X's riders at a token stack (see _TokenOrder).
+LeftoverOrder = Literal["order", "fewest", "most"]
+_LEFTOVER_ORDERS: tuple[LeftoverOrder, ...] = ("order", "fewest", "most")
 
 
 @dataclass(frozen=True)
@@ -129,6 +134,49 @@ def _deal(
     return points
 
 
+@dataclass(frozen=True)
+class _Leftovers:
+    """The token blocks of a dominant problem and, for each (stage, stack), its block index."""
+
+    blocks: tuple[Block, ...]
+    block_of: dict[tuple[int, int], int]
+
+
+@dataclass(frozen=True)
+class _RelaxedPlaces:
+    """Riders placed by a relaxation's solution: stage podiums by stage, and GC bonus places."""
+
+    podiums: dict[int, list[int]]
+    general: list[int]
+
+
+@dataclass(frozen=True)
+class _Held:
+    """Points held now in the Sprint and Mountain classifications, by rider."""
+
+    sprint: dict[int, int]
+    mountain: dict[int, int]
+
+
+@dataclass(frozen=True)
+class _TokenOrder:
+    """Who reaches a stack first: X's riders in the given orders, then the others ("order": by
+    finishing order, "fewest"/"most": by points held in that classification)."""
+
+    sprint_first: list[int]
+    mountain_first: list[int]
+    leftovers: LeftoverOrder
+
+
+def _leftover_takers(
+    rest: list[int], points: Mapping[int, int], leftovers: LeftoverOrder
+) -> list[int]:
+    if leftovers == "order":
+        return rest
+    sign = 1 if leftovers == "fewest" else -1
+    return sorted(rest, key=lambda r: (sign * points.get(r, 0), r))
+
+
 class _Base:
     event_noun = "stage"
 
@@ -157,7 +205,7 @@ class _Base:
 
     def _build(
         self,
-        plan: Callable[[int], tuple[list[int], dict[int, int], list[int], list[int]]],
+        plan: Callable[[int], PlannedStage],
     ) -> Scenario:
         """``plan(i)`` -> (finishing order, minutes, sprint takers, mountain takers)."""
         stages: list[StageResults] = []
@@ -200,10 +248,8 @@ class _TokenTitle(_Base):
         tokens = self.tour.tokens_of(i)
         return tokens.sprint if self.kind == "sprint" else tokens.mountain
 
-    def _plan(
-        self, order: list[int], takers: list[int]
-    ) -> Callable[[int], tuple[list[int], dict[int, int], list[int], list[int]]]:
-        def plan(_: int) -> tuple[list[int], dict[int, int], list[int], list[int]]:
+    def _plan(self, order: list[int], takers: list[int]) -> Callable[[int], PlannedStage]:
+        def plan(_: int) -> PlannedStage:
             return order, {}, takers, takers
 
         return plan
@@ -223,60 +269,85 @@ class _TokenTitle(_Base):
         return self._build(self._plan([a, b, *rest], [a, b, *rest]))
 
     def dominant(self, entrant: Hashable) -> tuple[SlotProblem, Callable[[Assignment], Scenario]]:
+        """X takes the top token of every stack; the program shares out the tokens left."""
         x = cast(int, entrant)
         others = self._middle(x)
+        leftovers = self._leftovers(others)
+
+        def read(assignment: Assignment) -> Scenario:
+            return self._read(x, others, leftovers, assignment)
+
+        fill: Assignment = {
+            (b, s): others[s]
+            for b, block in enumerate(leftovers.blocks)
+            for s in range(len(block.slots))
+        }
+        final = {r.entrant: r for r in self.ranking(read(fill))}
+        now = {r.entrant: r for r in self.current()}
+        rivals = tuple(Rival(r, (r,), (now[r].points,)) for r in others)
+        problem = SlotProblem(self.events_left, leftovers.blocks, rivals, final[x].points)
+        return problem, read
+
+    def _leftovers(self, others: list[int]) -> _Leftovers:
+        """A block for each stack of more than one token taken: its tokens below the top one."""
         n = len(self.riders)
         lost = self.tour.tokens_may_be_lost
         blocks: list[Block] = []
-        where: dict[tuple[int, int], int] = {}
+        block_of: dict[tuple[int, int], int] = {}
         for i in range(self.events_left):
             for j, values in enumerate(self._stacks(i)):
                 taken = values[: min(len(values), n)]
                 if len(taken) <= 1:
                     continue
-                where[i, j] = len(blocks)
+                block_of[i, j] = len(blocks)
                 slots = tuple(Slot(v) for v in taken[1:])
                 blocks.append(Block(i, slots, tuple(others), exact=False, optional=lost))
+        return _Leftovers(tuple(blocks), block_of)
 
-        def read(assignment: Assignment) -> Scenario:
-            stages: list[StageResults] = []
-            events: list[ScenarioEvent] = []
-            for i in range(self.events_left):
-                points: dict[int, int] = {}
-                for j, values in enumerate(self._stacks(i)):
-                    if not values:
-                        continue
-                    points[x] = points.get(x, 0) + values[0]
-                    if (i, j) in where:
-                        b = where[i, j]
-                        for s, slot in enumerate(blocks[b].slots):
-                            if (b, s) in assignment:
-                                rider = cast(int, assignment[b, s])
-                                points[rider] = points.get(rider, 0) + slot.value
-                tokens = self.tour.tokens_of(i)
-                other_stacks = tokens.mountain if self.kind == "sprint" else tokens.sprint
-                other = _deal(other_stacks, [x, *others], n, lost)
-                sprint, mountain = (points, other) if self.kind == "sprint" else (other, points)
-                stage = _stage(self.first + i, [x, *others], {}, sprint, mountain)
-                stages.append(stage)
-                events.append(
-                    ScenarioEvent(
-                        self.first + i,
-                        tuple(stage.rows[k].rider for k in range(len(stage.rows))),
-                        {f"{self.kind}_points": {str(k): v for k, v in points.items() if v}},
-                    )
+    def _read(
+        self, x: int, others: list[int], leftovers: _Leftovers, assignment: Assignment
+    ) -> Scenario:
+        """The scenario of a solution: X first everywhere with the top tokens, the tokens left
+        as ``assignment`` shares them, the other classification's tokens in finishing order."""
+        n = len(self.riders)
+        lost = self.tour.tokens_may_be_lost
+        order = [x, *others]
+        stages: list[StageResults] = []
+        events: list[ScenarioEvent] = []
+        for i in range(self.events_left):
+            points = self._title_points(x, i, leftovers, assignment)
+            tokens = self.tour.tokens_of(i)
+            other_stacks = tokens.mountain if self.kind == "sprint" else tokens.sprint
+            other = _deal(other_stacks, order, n, lost)
+            sprint, mountain = (points, other) if self.kind == "sprint" else (other, points)
+            stage = _stage(self.first + i, order, {}, sprint, mountain)
+            stages.append(stage)
+            events.append(
+                ScenarioEvent(
+                    self.first + i,
+                    tuple(row.rider for row in stage.rows),
+                    {f"{self.kind}_points": {str(k): v for k, v in points.items() if v}},
                 )
-            return Scenario(tuple(events), tuple(stages))
+            )
+        return Scenario(tuple(events), tuple(stages))
 
-        fill: Assignment = {}
-        for b, block in enumerate(blocks):
-            for s in range(len(block.slots)):
-                fill[b, s] = others[s]
-        final = {r.entrant: r for r in self.ranking(read(fill))}
-        now = {r.entrant: r for r in self.current()}
-        rivals = tuple(Rival(r, (r,), (now[r].points,)) for r in others)
-        problem = SlotProblem(self.events_left, tuple(blocks), rivals, final[x].points)
-        return problem, read
+    def _title_points(
+        self, x: int, i: int, leftovers: _Leftovers, assignment: Assignment
+    ) -> dict[int, int]:
+        """This title's tokens of stage ``i``: each stack's top one to X, the rest as assigned."""
+        points: dict[int, int] = {}
+        for j, values in enumerate(self._stacks(i)):
+            if not values:
+                continue
+            points[x] = points.get(x, 0) + values[0]
+            if (i, j) not in leftovers.block_of:
+                continue
+            b = leftovers.block_of[i, j]
+            for s, slot in enumerate(leftovers.blocks[b].slots):
+                if (b, s) in assignment:
+                    rider = cast(int, assignment[b, s])
+                    points[rider] = points.get(rider, 0) + slot.value
+        return points
 
 
 class _TourPointsTitle(_Base):
@@ -306,7 +377,7 @@ class _TourPointsTitle(_Base):
         lost = self.tour.tokens_may_be_lost
         takers = [*top, *middle] if lost else [*top, *middle, *bottom]
 
-        def plan(_: int) -> tuple[list[int], dict[int, int], list[int], list[int]]:
+        def plan(_: int) -> PlannedStage:
             return [*top, *middle, *bottom], minutes, takers, takers
 
         return self._build(plan)
@@ -429,7 +500,7 @@ class _TourPointsTitle(_Base):
 
             def plan(
                 i: int, per_stage: list[list[int]] = per_stage, gaps: dict[int, int] = gaps
-            ) -> tuple[list[int], dict[int, int], list[int], list[int]]:
+            ) -> PlannedStage:
                 order = [*top, *per_stage[i]]
                 minutes = {r: 0 for r in top}
                 minutes.update(gaps)
@@ -443,10 +514,24 @@ class _TourPointsTitle(_Base):
         of X's riders first at a stack in turn, the leftovers to the others by finishing order,
         by fewest points or by most points of that classification."""
         top = self.team_riders[x]
-        others = self._others(x)
+        places = self._relaxed_places(x, assignment)
+        now = self.now_standings
+        held = _Held(
+            sprint={r.rider: r.points for r in now.sprint},
+            mountain={r.rider: r.points for r in now.mountain},
+        )
+        firsts = (list(top), list(reversed(top)))
+        for sprint_first, mountain_first in ((0, 0), (1, 1), (0, 1), (1, 0)):
+            for leftovers in _LEFTOVER_ORDERS:
+                tokens = _TokenOrder(firsts[sprint_first], firsts[mountain_first], leftovers)
+                yield self._build(self._relaxed_plan(x, places, held, tokens))
+
+    def _relaxed_places(self, x: int, assignment: Assignment) -> _RelaxedPlaces:
+        """The riders the relaxation's solution put on each stage podium and in the GC bonus
+        places (the Team bonus follows from the riders' times)."""
         relaxed, kinds = self._relaxation(x)
         podiums: dict[int, list[int]] = {}
-        gc: list[int] = []
+        general: list[int] = []
         for b, (block, kind) in enumerate(zip(relaxed.blocks, kinds, strict=True)):
             placed = [
                 cast(int, assignment[b, s]) for s in range(len(block.slots)) if (b, s) in assignment
@@ -454,40 +539,32 @@ class _TourPointsTitle(_Base):
             if kind == "podium":
                 podiums[block.event] = placed
             elif kind == "general":
-                gc = placed  # the Team bonus follows from the riders' times
+                general = placed
+        return _RelaxedPlaces(podiums, general)
+
+    def _relaxed_plan(
+        self, x: int, places: _RelaxedPlaces, held: _Held, tokens: _TokenOrder
+    ) -> Callable[[int], PlannedStage]:
+        top = self.team_riders[x]
+        others = self._others(x)
         last = self.events_left - 1
-        now = self.now_standings
-        held = {
-            "sprint": {r.rider: r.points for r in now.sprint},
-            "mountain": {r.rider: r.points for r in now.mountain},
-        }
-        mine = [list(top), list(reversed(top))]
-        for sprint_first, mountain_first in ((0, 0), (1, 1), (0, 1), (1, 0)):
-            for leftovers in ("order", "fewest", "most"):
 
-                def plan(
-                    i: int, sf: int = sprint_first, mf: int = mountain_first, lo: str = leftovers
-                ) -> tuple[list[int], dict[int, int], list[int], list[int]]:
-                    lead = podiums.get(i, [])
-                    if i == last:
-                        lead = lead + [r for r in gc if r not in lead]
-                    rest = [*lead, *(r for r in others if r not in lead)]
-                    order = [*top, *rest]
-                    minutes = {r: 0 for r in top}
-                    for k, r in enumerate(rest, start=1):
-                        minutes[r] = _BIG * (k if i == last else 1)
-                    takers = []
-                    for kind, first in (("sprint", sf), ("mountain", mf)):
-                        if lo == "order":
-                            tail = rest
-                        else:
-                            points = held[kind]
-                            sign = 1 if lo == "fewest" else -1
-                            tail = sorted(rest, key=lambda r: (sign * points.get(r, 0), r))
-                        takers.append([*mine[first], *tail])
-                    return order, minutes, takers[0], takers[1]
+        def plan(i: int) -> PlannedStage:
+            lead = places.podiums.get(i, [])
+            if i == last:
+                lead = lead + [r for r in places.general if r not in lead]
+            rest = [*lead, *(r for r in others if r not in lead)]
+            minutes = {r: 0 for r in top}
+            for k, r in enumerate(rest, start=1):
+                minutes[r] = _BIG * (k if i == last else 1)
+            sprint = [*tokens.sprint_first, *_leftover_takers(rest, held.sprint, tokens.leftovers)]
+            mountain = [
+                *tokens.mountain_first,
+                *_leftover_takers(rest, held.mountain, tokens.leftovers),
+            ]
+            return [*top, *rest], minutes, sprint, mountain
 
-                yield self._build(plan)
+        return plan
 
 
 class _TimeTitle(_Base):

@@ -160,13 +160,52 @@ def _trivial(problem: SlotProblem) -> Assignment | None:
     return out
 
 
+Placements = dict[tuple[int, int, Unit], int]  # (block, slot, unit) -> its 0/1 variable
+
+
+@dataclass(frozen=True)
+class _RivalTerms:
+    """What the placements give one rival: points per remaining event and results per
+    countback level (linear expressions over the placement variables)."""
+
+    per_event: list[dict[int, float]]
+    per_level: dict[int, dict[int, float]]
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """A rival's kept points: ``expr`` (over the program's variables) plus ``constant``."""
+
+    expr: dict[int, float]
+    constant: float
+
+
 def solve(problem: SlotProblem) -> Assignment | None:
     """An assignment of every slot that keeps every rival behind the target, or None."""
     if all(sl.value == 0 and sl.level is None for bl in problem.blocks for sl in bl.slots):
         return _trivial(problem)
     prog = _Program()
-    inf = float("inf")
-    x: dict[tuple[int, int, Unit], int] = {}
+    x = _placements(prog, problem)
+    total_max = sum(max((sl.value for sl in bl.slots), default=0) for bl in problem.blocks)
+    for rival in problem.rivals:
+        terms = _rival_terms(problem, rival, x)
+        kept = _kept_points(prog, rival, terms.per_event)
+        levels = max(len(rival.counts), len(problem.target_counts))
+        if any(terms.per_level.get(level) for level in range(1, levels + 1)):
+            big = float(sum(rival.known) + total_max + problem.target_points + 2)
+            _behind_by_countback(prog, problem, rival, kept, terms.per_level, big)
+        else:
+            _behind_on_points(prog, problem, rival, kept)
+    solution = prog.solve()
+    if solution is None:
+        return None
+    return {(b, s): u for (b, s, u), var in x.items() if solution[var] > 0.5}
+
+
+def _placements(prog: _Program, problem: SlotProblem) -> Placements:
+    """One binary per (block, slot, unit): the unit takes the slot. Each slot goes to one unit
+    (or none when optional); each unit takes one slot (at most one unless the block is exact)."""
+    x: Placements = {}
     for b, block in enumerate(problem.blocks):
         for s in range(len(block.slots)):
             for u in block.units:
@@ -177,87 +216,101 @@ def solve(problem: SlotProblem) -> Assignment | None:
         for u in block.units:
             low = 1 if block.exact else 0
             prog.row({x[b, s, u]: 1 for s in range(len(block.slots))}, low, 1)
-    total_max = sum(max((sl.value for sl in bl.slots), default=0) for bl in problem.blocks)
-    for rival in problem.rivals:
-        units = set(rival.units)
-        per_event: list[dict[int, float]] = [{} for _ in range(problem.events)]
-        count_expr: dict[int, dict[int, float]] = {}
-        for b, block in enumerate(problem.blocks):
-            for s, slot in enumerate(block.slots):
-                for u in block.units:
-                    if u not in units:
-                        continue
-                    if slot.value:
-                        _add(per_event[block.event], x[b, s, u], slot.value)
-                    if slot.level is not None:
-                        _add(count_expr.setdefault(slot.level, {}), x[b, s, u], 1)
-        big = float(sum(rival.known) + total_max + problem.target_points + 2)
-        # points: K (an expression) with K <= target (strict unless a tie may stand)
-        kept: dict[int, float] = {}
-        constant = 0.0
-        if rival.keep is None:
-            constant = float(sum(rival.known))
-            for expr in per_event:
-                for var, a in expr.items():
-                    _add(kept, var, a)
-        else:
-            t = prog.var(-inf, inf, False)
-            _add(kept, t, rival.keep)
-            for value in rival.known:
-                sv = prog.var(0, inf, False)
-                prog.row({sv: 1, t: 1}, value, inf)  # s >= v - t
-                _add(kept, sv, 1)
-            for expr in per_event:
-                sv = prog.var(0, inf, False)
-                row = {sv: 1.0, t: 1.0}
-                for var, a in expr.items():
-                    _add(row, var, -a)
-                prog.row(row, 0, inf)  # s >= E - t
-                _add(kept, sv, 1)
-        levels = max(len(rival.counts), len(problem.target_counts))
-        counts = tuple(rival.counts) + (0,) * (levels - len(rival.counts))
-        target = tuple(problem.target_counts) + (0,) * (levels - len(problem.target_counts))
-        dynamic = any(count_expr.get(level + 1) for level in range(levels))
-        if not dynamic:
-            # Counts cannot change: whether a tie on points stands is known now.
-            lex = _lex_static(counts, target)
-            tie = lex < 0 or (lex == 0 and rival.tie_ok)
-            slack = 0 if tie else 1
-            prog.row(kept, -inf, problem.target_points - slack - constant)
-            continue
-        # b_0: strictly fewer points; b_l: level with points and counts above l, fewer at l;
-        # b_tie: level everywhere (only when the tie favours X).
-        choices = [prog.var(0, 1, True) for _ in range(levels + 1)]
-        if rival.tie_ok:
-            choices.append(prog.var(0, 1, True))
-        prog.row(dict.fromkeys(choices, 1.0), 1, 1)
-        prog.row(kept, -inf, problem.target_points - constant)
-        strict = dict(kept)
-        _add(strict, choices[0], big)
-        prog.row(strict, -inf, problem.target_points - 1 - constant + big)
-        count_big = float(problem.events * max(len(b.slots) for b in problem.blocks) + 1)
-        count_big += max(counts, default=0) + max(target, default=0)
-        for level in range(1, levels + 1):
-            expr = count_expr.get(level, {})
-            const = counts[level - 1] - target[level - 1]
-            # below at this level when chosen: C - T <= -1 + M (1 - b_l)
-            row = dict(expr)
-            _add(row, choices[level], count_big)
-            prog.row(row, -inf, -1 - const + count_big)
-            # equal at this level when a later choice is taken: |C - T| <= M (1 - sum later)
-            later = choices[level + 1 :]
-            up = dict(expr)
-            down = dict(expr)
-            for c in later:
-                _add(up, c, count_big)
-                _add(down, c, -count_big)
-            prog.row(up, -inf, -const + count_big)
-            prog.row(down, -const - count_big, inf)
-    solution = prog.solve()
-    if solution is None:
-        return None
-    out: Assignment = {}
-    for (b, s, u), var in x.items():
-        if solution[var] > 0.5:
-            out[b, s] = u
-    return out
+    return x
+
+
+def _rival_terms(problem: SlotProblem, rival: Rival, x: Placements) -> _RivalTerms:
+    units = set(rival.units)
+    terms = _RivalTerms([{} for _ in range(problem.events)], {})
+    for b, block in enumerate(problem.blocks):
+        for s, slot in enumerate(block.slots):
+            for u in block.units:
+                if u not in units:
+                    continue
+                if slot.value:
+                    _add(terms.per_event[block.event], x[b, s, u], slot.value)
+                if slot.level is not None:
+                    _add(terms.per_level.setdefault(slot.level, {}), x[b, s, u], 1)
+    return terms
+
+
+def _kept_points(prog: _Program, rival: Rival, per_event: list[dict[int, float]]) -> _Kept:
+    """Every total when the rival keeps them all; otherwise the sum of its ``keep`` largest,
+    as ``keep t + sum_i s_i`` with ``s_i >= v_i - t`` and ``s_i >= 0`` (module docstring)."""
+    kept: dict[int, float] = {}
+    if rival.keep is None:
+        for expr in per_event:
+            for var, a in expr.items():
+                _add(kept, var, a)
+        return _Kept(kept, float(sum(rival.known)))
+    inf = float("inf")
+    t = prog.var(-inf, inf, False)
+    _add(kept, t, rival.keep)
+    for value in rival.known:
+        sv = prog.var(0, inf, False)
+        prog.row({sv: 1, t: 1}, value, inf)  # s >= v - t
+        _add(kept, sv, 1)
+    for expr in per_event:
+        sv = prog.var(0, inf, False)
+        row = {sv: 1.0, t: 1.0}
+        for var, a in expr.items():
+            _add(row, var, -a)
+        prog.row(row, 0, inf)  # s >= E - t
+        _add(kept, sv, 1)
+    return _Kept(kept, 0.0)
+
+
+def _padded(values: Sequence[int], size: int) -> tuple[int, ...]:
+    return (*values, *([0] * (size - len(values))))
+
+
+def _behind_on_points(prog: _Program, problem: SlotProblem, rival: Rival, kept: _Kept) -> None:
+    """Counts cannot change: whether a tie on points stands is known now, so the rival's kept
+    points are at most the target's (strictly fewer unless a tie stands)."""
+    lex = _lex_static(rival.counts, problem.target_counts)
+    tie = lex < 0 or (lex == 0 and rival.tie_ok)
+    slack = 0 if tie else 1
+    prog.row(kept.expr, -float("inf"), problem.target_points - slack - kept.constant)
+
+
+def _behind_by_countback(
+    prog: _Program,
+    problem: SlotProblem,
+    rival: Rival,
+    kept: _Kept,
+    per_level: dict[int, dict[int, float]],
+    big: float,
+) -> None:
+    """Counts may change: the rival is behind on points, or level on points and behind at the
+    first countback level where the counts differ (or level everywhere, when ties favour X)."""
+    inf = float("inf")
+    levels = max(len(rival.counts), len(problem.target_counts))
+    counts = _padded(rival.counts, levels)
+    target = _padded(problem.target_counts, levels)
+    # b_0: strictly fewer points; b_l: level with points and counts above l, fewer at l;
+    # b_tie: level everywhere (only when the tie favours X).
+    choices = [prog.var(0, 1, True) for _ in range(levels + 1)]
+    if rival.tie_ok:
+        choices.append(prog.var(0, 1, True))
+    prog.row(dict.fromkeys(choices, 1.0), 1, 1)
+    prog.row(kept.expr, -inf, problem.target_points - kept.constant)
+    strict = dict(kept.expr)
+    _add(strict, choices[0], big)
+    prog.row(strict, -inf, problem.target_points - 1 - kept.constant + big)
+    count_big = float(problem.events * max(len(b.slots) for b in problem.blocks) + 1)
+    count_big += max(counts, default=0) + max(target, default=0)
+    for level in range(1, levels + 1):
+        expr = per_level.get(level, {})
+        const = counts[level - 1] - target[level - 1]
+        # below at this level when chosen: C - T <= -1 + M (1 - b_l)
+        row = dict(expr)
+        _add(row, choices[level], count_big)
+        prog.row(row, -inf, -1 - const + count_big)
+        # equal at this level when a later choice is taken: |C - T| <= M (1 - sum later)
+        up = dict(expr)
+        down = dict(expr)
+        for c in choices[level + 1 :]:
+            _add(up, c, count_big)
+            _add(down, c, -count_big)
+        prog.row(up, -inf, -const + count_big)
+        prog.row(down, -const - count_big, inf)
