@@ -9,13 +9,16 @@ subclasses refuse such text with the field's usual ``invalid`` error and change 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import Model
 from rest_framework import serializers
 
 from scoring.digits import is_digits
+
+M = TypeVar("M", bound=Model)
 
 
 def _ascii_text(text: str, decimal_tail: Any) -> bool:
@@ -33,6 +36,40 @@ class IntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class CharField(serializers.CharField):
+    """``serializers.CharField`` that takes JSON strings only: DRF's turns ``0`` or ``1.5`` into
+    ``"0"``/``"1.5"``, which the schema ("type": "string") says is invalid (issue #13 item 11)."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class BooleanField(serializers.BooleanField):
+    """``serializers.BooleanField`` that takes JSON ``true``/``false`` only: DRF's also reads
+    ``0``, ``1``, ``"yes"`` or ``"off"``, which the schema ("type": "boolean") says is invalid."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+class SlugRelatedField(serializers.SlugRelatedField[M]):
+    """``serializers.SlugRelatedField`` that takes a JSON string only (DRF's looks up ``0`` as
+    the slug ``"0"``)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class SlugField(CharField, serializers.SlugField):
+    """``serializers.SlugField`` that takes JSON strings only (see :class:`CharField`)."""
+
+
 class FormIntegerField(forms.IntegerField):
     """``forms.IntegerField`` whose typed value must be written in the digits 0-9."""
 
@@ -46,4 +83,11 @@ class FormIntegerField(forms.IntegerField):
         return super().to_python(value)
 
 
-__all__ = ["FormIntegerField", "IntegerField"]
+__all__ = [
+    "BooleanField",
+    "CharField",
+    "FormIntegerField",
+    "IntegerField",
+    "SlugField",
+    "SlugRelatedField",
+]

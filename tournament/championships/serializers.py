@@ -18,7 +18,7 @@ from tournament.competitions.serializers import (
     SeededCreateRequestSerializer,
     competition_fields,
 )
-from tournament.fields import IntegerField
+from tournament.fields import BooleanField, CharField, IntegerField
 
 
 class ChampionshipCreateSerializer(SeededCreateRequestSerializer, ChampionshipSetupSerializer):
@@ -26,7 +26,7 @@ class ChampionshipCreateSerializer(SeededCreateRequestSerializer, ChampionshipSe
 
 
 class ChampionshipPatchSerializer(PatchRequestSerializer):
-    rule_set = serializers.CharField(required=False)
+    rule_set = CharField(required=False)
     points = serializers.JSONField(required=False, allow_null=True)
     drivers = serializers.ListField(child=serializers.JSONField(), required=False)
     races = serializers.ListField(child=serializers.JSONField(), required=False)
@@ -87,7 +87,7 @@ class ResultRowSerializer(serializers.Serializer):
     laps = IntegerField()
     elimination_order = IntegerField(required=False, allow_null=True)
     wp_left = serializers.JSONField(required=False, allow_null=True)
-    pole = serializers.BooleanField(required=False)
+    pole = BooleanField(required=False)
 
 
 class RaceResultsSchemaSerializer(serializers.Serializer):

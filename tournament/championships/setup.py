@@ -19,23 +19,22 @@ from scoring.formula_d import build_formula_d_rules, check_laps, resolve_points
 from scoring.formula_d.rules import DEFAULT_POINTS, ZONES, FormulaDRules, default_laps
 from scoring.params import ParamError, rules_to_json
 from tournament.competitions.messages import param_message, param_messages
+from tournament.fields import CharField
 
 MAX_DRIVERS = 60  # a club league, far above one box's 10 cars; keeps requests bounded
 MAX_RACES = 40
 
 
 class DriverSetupSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
-    team = serializers.CharField(max_length=80, allow_blank=True, allow_null=True, required=False)
+    name = CharField(max_length=80)
+    team = CharField(max_length=80, allow_blank=True, allow_null=True, required=False)
     build = serializers.JSONField(required=False, allow_null=True)
 
 
 class RaceSetupSerializer(serializers.Serializer):
-    circuit = serializers.CharField(max_length=60)
+    circuit = CharField(max_length=60)
     laps = serializers.JSONField(required=False, allow_null=True)
-    drivers = serializers.ListField(
-        child=serializers.CharField(max_length=80), required=False, allow_null=True
-    )
+    drivers = serializers.ListField(child=CharField(max_length=80), required=False, allow_null=True)
 
 
 class ChampionshipSetupSerializer(serializers.Serializer):

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from tournament.clubs.models import Club
-from tournament.fields import IntegerField
+from tournament.fields import BooleanField, CharField, IntegerField, SlugRelatedField
 
 MAX_SEED = 2**63 - 1
 #: Rows of one results body: far above any board game's field, low enough to bound the checks.
@@ -38,9 +38,9 @@ def reject_unknown(serializer: serializers.Serializer[Any], message: str) -> Non
 class CreateRequestSerializer(serializers.Serializer[Any]):
     """The fields every create request has besides the game's set-up."""
 
-    club = serializers.SlugRelatedField[Club](slug_field="slug", queryset=Club.objects.all())
-    name = serializers.CharField(max_length=160)
-    public = serializers.BooleanField(required=False, default=True)
+    club = SlugRelatedField[Club](slug_field="slug", queryset=Club.objects.all())
+    name = CharField(max_length=160)
+    public = BooleanField(required=False, default=True)
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         reject_unknown(self, _("Unknown field."))
@@ -57,8 +57,8 @@ class SeededCreateRequestSerializer(CreateRequestSerializer):
 class PatchRequestSerializer(serializers.Serializer[Any]):
     """``PATCH``: ``name`` and ``public`` any time; a game adds the keys of its set-up."""
 
-    name = serializers.CharField(max_length=160, required=False)
-    public = serializers.BooleanField(required=False)
+    name = CharField(max_length=160, required=False)
+    public = BooleanField(required=False)
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         reject_unknown(self, _("This field cannot be changed."))

@@ -24,7 +24,7 @@ from tournament.competitions.serializers import (
     PatchRequestSerializer,
     competition_fields,
 )
-from tournament.fields import IntegerField
+from tournament.fields import BooleanField, CharField, IntegerField
 from tournament.leagues.models import Driver, League, Race
 
 MAX_DRIVERS, MAX_RACES = 60, 40
@@ -34,25 +34,23 @@ Errors = dict[str, list[str]]
 
 
 class LeagueDriverSetupSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=80)
-    team = serializers.CharField(max_length=80, allow_blank=True, allow_null=True, required=False)
+    name = CharField(max_length=80)
+    team = CharField(max_length=80, allow_blank=True, allow_null=True, required=False)
 
 
 class LeagueRaceSetupSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=160, allow_blank=True, default="")
-    drivers = serializers.ListField(
-        child=serializers.CharField(max_length=80), required=False, allow_null=True
-    )
+    name = CharField(max_length=160, allow_blank=True, default="")
+    drivers = serializers.ListField(child=CharField(max_length=80), required=False, allow_null=True)
 
 
 class LeagueSetupSerializer(serializers.Serializer[Any]):
     """The parts of a league locked once results exist: its settings, drivers and races."""
 
-    game = serializers.CharField(max_length=80, allow_blank=True, default="")
+    game = CharField(max_length=80, allow_blank=True, default="")
     points = serializers.JSONField(required=False, allow_null=True)
     drop_worst = IntegerField(min_value=0, max_value=MAX_RACES, default=0)
-    points_finishers_only = serializers.BooleanField(default=True)
-    bonus_points = serializers.BooleanField(default=False)
+    points_finishers_only = BooleanField(default=True)
+    bonus_points = BooleanField(default=False)
     drivers = LeagueDriverSetupSerializer(many=True)
     races = LeagueRaceSetupSerializer(many=True)
 
@@ -121,7 +119,7 @@ class LeaguePatchSerializer(PatchRequestSerializer):
 
 
 class LeagueDriverSerializer(serializers.ModelSerializer[Driver]):
-    team = serializers.CharField(source="team_or_none", allow_null=True)
+    team = CharField(source="team_or_none", allow_null=True)
 
     class Meta:
         model = Driver
@@ -129,7 +127,7 @@ class LeagueDriverSerializer(serializers.ModelSerializer[Driver]):
 
 
 class LeagueSerializer(CompetitionDetailSerializer):
-    points_preset = serializers.CharField(source="preset_or_none", allow_null=True)
+    points_preset = CharField(source="preset_or_none", allow_null=True)
     drivers = LeagueDriverSerializer(many=True)
     races = serializers.SerializerMethodField()
 

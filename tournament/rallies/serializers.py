@@ -18,7 +18,7 @@ from tournament.competitions.serializers import (
     competition_fields,
     reject_unknown,
 )
-from tournament.fields import IntegerField
+from tournament.fields import BooleanField, CharField, IntegerField, SlugRelatedField
 from tournament.rallies.models import Driver, Rally, RallyChampionship, RallyStage
 from tournament.rallies.setup import RallySetupSerializer
 
@@ -75,23 +75,23 @@ class RallyStageResultsInputSerializer(serializers.Serializer):
 
 class RallyPenaltySerializer(serializers.Serializer):
     seconds = IntegerField(help_text="1 to 3600 seconds.")
-    reason = serializers.CharField(help_text="At most 200 characters.")
+    reason = CharField(help_text="At most 200 characters.")
 
 
 class RallyStageResultSerializer(serializers.Serializer):
     """A stored row: as submitted (``time`` in seconds) plus the computed times (RM-52)."""
 
     driver = IntegerField()
-    status = serializers.CharField()
+    status = CharField()
     time = IntegerField(allow_null=True)
-    log = serializers.CharField(allow_null=True)
+    log = CharField(allow_null=True)
     penalties = RallyPenaltySerializer(many=True)
     net_time = IntegerField(allow_null=True)
     penalty_time = IntegerField()
     stage_time = IntegerField(allow_null=True)
     cards = IntegerField(allow_null=True)
     tokens = IntegerField(allow_null=True)
-    warnings = serializers.ListField(child=serializers.CharField())
+    warnings = serializers.ListField(child=CharField())
 
 
 class RallyStageDetailSerializer(serializers.ModelSerializer):
@@ -107,11 +107,11 @@ class RallyStageDetailSerializer(serializers.ModelSerializer):
 
 
 class RallyChampionshipCreateSerializer(serializers.Serializer):
-    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
-        slug_field="slug", queryset=Club.objects.all()
-    )
-    name = serializers.CharField(max_length=160)
-    public = serializers.BooleanField(required=False, default=True)
+    #: ``validate`` refuses keys it does not declare (the schema says additionalProperties false).
+    rejects_unknown_keys = True
+    club: SlugRelatedField[Club] = SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
+    name = CharField(max_length=160)
+    public = BooleanField(required=False, default=True)
     points = serializers.JSONField(required=False)
     power_stage = serializers.JSONField(required=False)
     power_stage_points = serializers.JSONField(required=False)

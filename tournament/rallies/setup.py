@@ -17,6 +17,7 @@ from rest_framework import serializers
 from games.rallyman import SAMPLE_STAGES, layout_issues, parse_rules, sample_document
 from scoring.rally import normalize_name
 from tournament.competitions.messages import param_message
+from tournament.fields import CharField
 from tournament.rallies.loading import CHAMPIONSHIP_SETTINGS
 
 MAX_DRIVERS = 40
@@ -25,11 +26,11 @@ TOP_LEVEL = frozenset({"seed"})
 
 
 class RallyDriverSetupSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
+    name = CharField(max_length=80)
 
 
 class RallyStageSetupSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=160, allow_blank=True, required=False, default="")
+    name = CharField(max_length=160, allow_blank=True, required=False, default="")
     layout = serializers.JSONField(required=False, allow_null=True, default=None)
 
 

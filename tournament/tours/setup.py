@@ -19,7 +19,7 @@ from games.flamme_rouge.track import CourseError, parse_course
 from scoring.grand_tour.rules import GrandTourRules
 from scoring.params import build_rules, rules_to_json
 from tournament.competitions.messages import param_message
-from tournament.fields import IntegerField
+from tournament.fields import CharField, IntegerField
 from tournament.tours.loading import ALL_PARAMS, FR_PARAMS, GT_PARAMS
 
 MAX_STAGES = 21  # GT-1.1
@@ -31,30 +31,30 @@ DUMMY_RIDERS = {"none": 0, "peloton": 2, "muscle": 2, "both": 4}
 
 
 class StackSerializer(serializers.Serializer):
-    id = serializers.CharField(max_length=20)
+    id = CharField(max_length=20)
     type = serializers.ChoiceField(choices=["major", "minor"])
     side = serializers.ChoiceField(choices=["sprint", "mountain"])
     square = IntegerField(min_value=1, max_value=500)
 
 
 class StageSetupSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=160, allow_blank=True, required=False, default="")
-    course = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
+    name = CharField(max_length=160, allow_blank=True, required=False, default="")
+    course = CharField(max_length=120, allow_blank=True, required=False, default="")
     finish = serializers.ChoiceField(choices=["flat", "ascent"], required=False)
     stacks = StackSerializer(many=True, required=False, default=list)
 
 
 class RiderSetupSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
+    name = CharField(max_length=80)
     role = serializers.ChoiceField(choices=["rouleur", "sprinteur"])
-    specialist = serializers.CharField(
+    specialist = CharField(
         max_length=20, allow_blank=True, allow_null=True, required=False, default=""
     )
 
 
 class TeamSetupSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
-    player = serializers.CharField(max_length=80, allow_blank=True, required=False, default="")
+    name = CharField(max_length=80)
+    player = CharField(max_length=80, allow_blank=True, required=False, default="")
     riders = RiderSetupSerializer(many=True)
 
     def validate_riders(self, riders: list[dict[str, Any]]) -> list[dict[str, Any]]:
