@@ -246,15 +246,14 @@ REST_FRAMEWORK = {
     # Deny by default: every API view declares its access (competitions/access.py), and
     # tests/security/test_permission_matrix.py fails for a route that does not.
     "DEFAULT_PERMISSION_CLASSES": ["tournament.competitions.access.DenyUndeclared"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # ?page= is a positive whole number: anything else is a 400 (and a page past the end a 404).
+    "DEFAULT_PAGINATION_CLASS": "tournament.competitions.pagination.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # JSON nested deeper than any request needs is a 400, not a RecursionError (500).
-    "DEFAULT_PARSER_CLASSES": [
-        "tournament.parsers.BoundedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # Every operation documents every answer it can give (tournament/competitions/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "tournament.competitions.schema.PodiumAutoSchema",
+    # JSON bodies only (API.md; any other media type is a 415). JSON nested deeper than any
+    # request needs is a 400, not a RecursionError (500).
+    "DEFAULT_PARSER_CLASSES": ["tournament.parsers.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "tournament.competitions.errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
@@ -275,6 +274,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EventStatusEnum": "tournament.competitions.models.Status",
         "RaceResultStatusEnum": ["finished", "eliminated"],
+        # A member's role, in the club's members and in the add-a-member request.
+        "RoleEnum": "tournament.clubs.models.Role",
     },
     # Served from our own static files: clubs run Podium offline too.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
@@ -21,6 +21,27 @@ from tournament.competitions.access import ORGANISE, READ, SIGNED_IN, DeclaredAc
 from tournament.competitions.errors import InvalidInput
 
 
+@extend_schema_view(
+    list=extend_schema(
+        summary="List clubs",
+        description="Every club, by name, 50 per page (clubs are public; their members are not).",
+    ),
+    create=extend_schema(
+        summary="Found a club",
+        description="Found a club (anyone signed in); you become its first organiser. The slug "
+        "names the club in URLs and in create requests.",
+    ),
+    retrieve=extend_schema(
+        summary="Get a club",
+        description="The club; its members and their roles are listed only to its members.",
+    ),
+    members=extend_schema(
+        summary="Add a member",
+        description="Give a user a role in the club (organisers): `organiser` (sets up "
+        "competitions, adds members) or `scorekeeper` (submits results and simulates). Members "
+        "see the club's private competitions.",
+    ),
+)
 class ClubViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -85,6 +106,14 @@ class ClubViewSet(
         return Response(data, status=status.HTTP_201_CREATED)
 
 
+@extend_schema_view(
+    post=extend_schema(
+        summary="Get a token",
+        description="Exchange a username and password for the token to send as "
+        "`Authorization: Token <token>`. Attempts are limited: too many failures are a 429 for "
+        "a while.",
+    )
+)
 class TokenView(ObtainAuthToken):
     """``POST /api/auth/token/`` → ``{"token": "…"}`` (throttled: guessing passwords is slow)."""
 

@@ -20,7 +20,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated
@@ -43,6 +43,8 @@ from tournament.competitions.access import (
 from tournament.competitions.errors import Conflict, InvalidInput, VersionConflict
 from tournament.competitions.kinds import AnyKind, all_kinds
 from tournament.competitions.models import Competition, Event
+from tournament.competitions.schema import JSONObjectField, after_parameter
+from tournament.fields import SlugField
 
 NUMBER = r"(?P<number>[0-9]+)"
 
@@ -67,9 +69,10 @@ def parse_int(value: Any) -> int:
 
 
 def query_int(request: Request, name: str) -> int | None:
-    """The whole number in query parameter ``name`` (None when absent or empty); else a 400."""
+    """The whole number in query parameter ``name`` (None when absent); else a 400 (empty too:
+    the schema documents an integer)."""
     raw = request.query_params.get(name)
-    if raw in (None, ""):
+    if raw is None:
         return None
     try:
         return parse_digits(str(raw), signed=True)
@@ -88,8 +91,8 @@ class AuditEntrySerializer(serializers.Serializer):
 
 
 class ImportSerializer(serializers.Serializer):
-    club = serializers.SlugField()
-    document = serializers.JSONField()
+    club = SlugField(help_text="The slug of a club you organise.")
+    document = JSONObjectField(help_text="A document as `GET …/export/` answers it.")
 
 
 class VisibleFirst(viewsets.GenericViewSet):
@@ -369,7 +372,7 @@ def competition_viewset(kind: AnyKind) -> type[CompetitionViewSet]:
             event_action(base.event_replay, "replay", "get", "/replay")
         ),
         "standings": extend_schema(
-            parameters=[OpenApiParameter(kind.after_param, int, required=False)],
+            parameters=[after_parameter(kind.after_param, kind.event_word.removesuffix("s"))],
             responses={200: kind.standings_serializer},
         )(action(detail=True, methods=["get"])(_own(base.standings_response, "standings"))),
         "import_document": extend_schema(request=ImportSerializer, responses={201: detail})(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, status
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -20,6 +20,7 @@ from tournament.clubs.models import Club
 from tournament.competitions.access import ORGANISE, READ, club_named_in_body
 from tournament.competitions.api import VisibleFirst, query_int
 from tournament.competitions.errors import InvalidInput
+from tournament.competitions.schema import after_parameter
 from tournament.rallies import services
 from tournament.rallies.models import ChampionshipRally, Rally, RallyChampionship
 from tournament.rallies.serializers import (
@@ -30,8 +31,24 @@ from tournament.rallies.serializers import (
 )
 
 
+@extend_schema_view(
+    list=extend_schema(
+        summary="List rally championships",
+        description="The rally championships you may see: public ones and those of your clubs, "
+        "newest first, 50 per page.",
+    ),
+    retrieve=extend_schema(
+        summary="Get a rally championship",
+        description="The championship's settings and its rallies in order.",
+    ),
+)
 class RallyChampionshipViewSet(VisibleFirst, mixins.ListModelMixin, mixins.RetrieveModelMixin):
     serializer_class = RallyChampionshipSerializer
+    #: Answers 409 beyond the shared ones (tournament/competitions/schema.py).
+    schema_conflicts = {
+        "standings": "The results of a counted rally cannot be scored together (the message "
+        "says why).",
+    }
     http_method_names = ["get", "post", "head", "options"]
     permission_for_action = {
         "list": READ,
@@ -61,7 +78,11 @@ class RallyChampionshipViewSet(VisibleFirst, mixins.ListModelMixin, mixins.Retri
         return club_named_in_body(request)
 
     @extend_schema(
-        request=RallyChampionshipCreateSerializer, responses={201: RallyChampionshipSerializer}
+        summary="Create a rally championship",
+        description="A championship over rallies of a club you organise, scored in the order "
+        "given.",
+        request=RallyChampionshipCreateSerializer,
+        responses={201: RallyChampionshipSerializer},
     )
     def create(self, request: Request) -> Response:
         body = RallyChampionshipCreateSerializer(data=request.data)
@@ -81,7 +102,10 @@ class RallyChampionshipViewSet(VisibleFirst, mixins.ListModelMixin, mixins.Retri
         return self._detail(championship.pk, status.HTTP_201_CREATED)
 
     @extend_schema(
-        request=RallyChampionshipAddRallySerializer, responses={201: RallyChampionshipSerializer}
+        summary="Add a rally",
+        description="Add a rally of the championship's club at the end of its order (organisers).",
+        request=RallyChampionshipAddRallySerializer,
+        responses={201: RallyChampionshipSerializer},
     )
     @action(detail=True, methods=["post"], url_path="rallies")
     def add_rally(self, request: Request, pk: Any = None) -> Response:
@@ -96,7 +120,10 @@ class RallyChampionshipViewSet(VisibleFirst, mixins.ListModelMixin, mixins.Retri
         return self._detail(championship.pk, status.HTTP_201_CREATED)
 
     @extend_schema(
-        parameters=[OpenApiParameter("after_rally", int, required=False)],
+        summary="Rally championship standings",
+        description="The standings over the longest run of rallies, from the first, whose "
+        "results are all resolved; or after the first `after_rally` of them.",
+        parameters=[after_parameter("after_rally", "rally")],
         responses={200: RallyChampionshipStandingsSerializer},
     )
     @action(detail=True, methods=["get"])
