@@ -112,35 +112,58 @@ def _convert(field: dataclasses.Field[Any], hint: Any, value: Any) -> Any:
                 "Must be one of: " + ", ".join(choices) + ".", "invalid_choice", choices=choices
             )
         return value
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise ParamError("Expected true or false.", "not_bool")
-        return value
-    if hint is int:
-        # A parameter without a check of its own still has a bound (scoring.bounds).
-        return as_int(value, minimum=-MAX_PARAM_VALUE, maximum=MAX_PARAM_VALUE)
-    if hint is float:
-        if not _is_number(value):
-            raise ParamError("Expected a number.", "not_number")
-        return _bounded_float(value)
-    if hint is str:
-        if not isinstance(value, str):
-            raise ParamError("Expected a string.", "not_str")
-        return value
+    scalar = _SCALARS.get(hint)
+    if scalar is not None:
+        return scalar(value)
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
-    if origin is tuple and args[-1] is Ellipsis:
-        if args[0] is int:
-            return as_int_tuple(value)
-        if args[0] is float:
-            if not isinstance(value, (list, tuple)) or not all(_is_number(v) for v in value):
-                raise ParamError("Expected a list of numbers.", "not_number_list")
-            if len(value) > MAX_LIST_LENGTH:
-                raise ParamError(
-                    f"At most {MAX_LIST_LENGTH} values.", "too_many_values", limit=MAX_LIST_LENGTH
-                )
-            return tuple(_bounded_float(v) for v in value)
+    if origin is tuple and args[-1] is Ellipsis and args[0] in _TUPLES:
+        return _TUPLES[args[0]](value)
     raise TypeError(f"no converter for {field.name}: {hint!r}")  # a programming error
+
+
+def _as_bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ParamError("Expected true or false.", "not_bool")
+    return value
+
+
+def _as_param_int(value: Any) -> int:
+    # A parameter without a check of its own still has a bound (scoring.bounds).
+    return as_int(value, minimum=-MAX_PARAM_VALUE, maximum=MAX_PARAM_VALUE)
+
+
+def _as_float(value: Any) -> float:
+    if not _is_number(value):
+        raise ParamError("Expected a number.", "not_number")
+    return _bounded_float(value)
+
+
+def _as_str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ParamError("Expected a string.", "not_str")
+    return value
+
+
+def _as_float_tuple(value: Any) -> tuple[float, ...]:
+    if not isinstance(value, (list, tuple)) or not all(_is_number(v) for v in value):
+        raise ParamError("Expected a list of numbers.", "not_number_list")
+    if len(value) > MAX_LIST_LENGTH:
+        raise ParamError(
+            f"At most {MAX_LIST_LENGTH} values.", "too_many_values", limit=MAX_LIST_LENGTH
+        )
+    return tuple(_bounded_float(v) for v in value)
+
+
+# How a typed value of a rules dataclass is read from JSON, by its type hint.
+_SCALARS: dict[Any, Callable[[Any], Any]] = {
+    bool: _as_bool,
+    int: _as_param_int,
+    float: _as_float,
+    str: _as_str,
+}
+# ... and by the element type of a ``tuple[X, ...]`` hint.
+_TUPLES: dict[Any, Callable[[Any], Any]] = {int: as_int_tuple, float: _as_float_tuple}
 
 
 def build_rules(
