@@ -139,48 +139,23 @@ def championship_standings(
     """
     if not rallies:
         return ChampionshipStandings(None, ())
-    table = settings.table
-    keys: list[str] = []  # first-appearance order (API: tied drivers listed so)
-    display: dict[str, str] = {}
-    for rally in rallies:
-        names = [normalize_name(d.name) for d in rally.drivers]
-        if len(set(names)) != len(names):
-            raise RallyInputError(
-                "Two drivers of one rally have the same name.", "duplicate_driver_name"
-            )
-        for d, key in zip(rally.drivers, names, strict=True):
-            if key not in display:
-                display[key] = " ".join(d.name.split())
-                keys.append(key)
+    keys, display = _drivers_by_first_appearance(rallies)
+    sheet = _score_rallies(rallies, keys, settings)
     count = len(rallies)
-    results: dict[str, list[int | None]] = {k: [None] * count for k in keys}
-    scores: dict[str, list[int]] = {k: [0] * count for k in keys}
-    power: dict[str, list[int]] = {k: [0] * count for k in keys}
-    for i, rally in enumerate(rallies):
-        by_id = {d.id: normalize_name(d.name) for d in rally.drivers}
-        for row in rally.overall:
-            if row.rank is not None:
-                # RM-49: the p-th value of the table for position p (shared by ties), 0 past it.
-                results[by_id[row.driver]][i] = row.rank
-                scores[by_id[row.driver]][i] = table[row.rank - 1] if row.rank <= len(table) else 0
-        if settings.power_stage:
-            for driver, pts in power_stage_scores(rally, settings.power_stage_points).items():
-                power[by_id[driver]][i] = pts
-                scores[by_id[driver]][i] += pts
     # RM-50: drop the N lowest rally scores (absences included), at most rallies - 1.
     drop = min(settings.drop_worst, count - 1)
     totals: dict[str, int] = {}
     dropped: dict[str, tuple[int, ...]] = {}
     for k in keys:
-        worst = sorted(range(count), key=lambda i: (scores[k][i], i))[:drop]
+        worst = sorted(range(count), key=lambda i: (sheet.scores[k][i], i))[:drop]
         dropped[k] = tuple(sorted(i + 1 for i in worst))
-        totals[k] = sum(s for i, s in enumerate(scores[k]) if i + 1 not in dropped[k])
-    deepest = max((r for rs in results.values() for r in rs if r is not None), default=0)
+        totals[k] = sum(s for i, s in enumerate(sheet.scores[k]) if i + 1 not in dropped[k])
+    deepest = max((r for rs in sheet.results.values() for r in rs if r is not None), default=0)
 
     def order_key(k: str) -> tuple[int, ...]:
         # RM-51: total, then countback over every rally (dropped included): 1sts, 2nds, ...
         counts = [0] * deepest
-        for r in results[k]:
+        for r in sheet.results[k]:
             if r is not None:
                 counts[r - 1] += 1
         return (-totals[k], *(-c for c in counts))
@@ -193,12 +168,65 @@ def championship_standings(
             rank=r,
             name=display[k],
             points=totals[k],
-            wins=sum(1 for x in results[k] if x == 1),
-            results=tuple(results[k]),
-            scores=tuple(scores[k]),
-            power_stage_points=tuple(power[k]),
+            wins=sum(1 for x in sheet.results[k] if x == 1),
+            results=tuple(sheet.results[k]),
+            scores=tuple(sheet.scores[k]),
+            power_stage_points=tuple(sheet.power[k]),
             dropped=dropped[k],
         )
         for k, r in zip(ordered, ranks, strict=True)
     )
     return ChampionshipStandings(count, rows)
+
+
+def _drivers_by_first_appearance(
+    rallies: Sequence[RallyStandings],
+) -> tuple[list[str], dict[str, str]]:
+    """Driver keys in first-appearance order (API: tied drivers listed so), and display names."""
+    keys: list[str] = []
+    display: dict[str, str] = {}
+    for rally in rallies:
+        names = [normalize_name(d.name) for d in rally.drivers]
+        if len(set(names)) != len(names):
+            raise RallyInputError(
+                "Two drivers of one rally have the same name.", "duplicate_driver_name"
+            )
+        for d, key in zip(rally.drivers, names, strict=True):
+            if key not in display:
+                display[key] = " ".join(d.name.split())
+                keys.append(key)
+    return keys, display
+
+
+@dataclass(frozen=True, slots=True)
+class _Sheet:
+    """Per driver key, one entry per rally: overall rank, rally score, power-stage points."""
+
+    results: dict[str, list[int | None]]
+    scores: dict[str, list[int]]
+    power: dict[str, list[int]]
+
+
+def _score_rallies(
+    rallies: Sequence[RallyStandings], keys: list[str], settings: ChampionshipSettings
+) -> _Sheet:
+    count = len(rallies)
+    table = settings.table
+    sheet = _Sheet(
+        results={k: [None] * count for k in keys},
+        scores={k: [0] * count for k in keys},
+        power={k: [0] * count for k in keys},
+    )
+    for i, rally in enumerate(rallies):
+        by_id = {d.id: normalize_name(d.name) for d in rally.drivers}
+        for row in rally.overall:
+            if row.rank is not None:
+                # RM-49: the p-th value of the table for position p (shared by ties), 0 past it.
+                key = by_id[row.driver]
+                sheet.results[key][i] = row.rank
+                sheet.scores[key][i] = table[row.rank - 1] if row.rank <= len(table) else 0
+        if settings.power_stage:
+            for driver, pts in power_stage_scores(rally, settings.power_stage_points).items():
+                sheet.power[by_id[driver]][i] = pts
+                sheet.scores[by_id[driver]][i] += pts
+    return sheet
