@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_serializer
+from drf_spectacular.utils import OpenApiExample, extend_schema_serializer
 from rest_framework import serializers
 
 from tournament.championships.models import Championship, Driver, Race
@@ -90,6 +90,27 @@ class ResultRowSerializer(serializers.Serializer):
     pole = BooleanField(required=False)
 
 
+@extend_schema_serializer(
+    examples=[
+        OpenApiExample(
+            "A finish and an elimination",
+            value={
+                "results": [
+                    {"driver": 4, "position": 1, "status": "finished", "laps": 2, "pole": True},
+                    {
+                        "driver": 5,
+                        "position": 2,
+                        "status": "eliminated",
+                        "laps": 1,
+                        "elimination_order": 1,
+                    },
+                ],
+                "version": 0,
+            },
+            request_only=True,
+        )
+    ]
+)
 class RaceResultsSchemaSerializer(serializers.Serializer):
     results = ResultRowSerializer(many=True)
     version = IntegerField(required=False, min_value=0)

@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema_serializer
+from drf_spectacular.utils import OpenApiExample, extend_schema_serializer
 from rest_framework import serializers
 
 from scoring.params import ParamError
@@ -161,6 +161,21 @@ class ResultRowSerializer(serializers.Serializer[Any]):
     bonus = IntegerField(required=False, min_value=0)
 
 
+@extend_schema_serializer(
+    examples=[
+        OpenApiExample(
+            "A win with a bonus, and a retirement",
+            value={
+                "results": [
+                    {"driver": 1, "position": 1, "status": "finished", "bonus": 1},
+                    {"driver": 2, "position": 2, "status": "dnf"},
+                ],
+                "version": 0,
+            },
+            request_only=True,
+        )
+    ]
+)
 class LeagueResultsSchemaSerializer(serializers.Serializer[Any]):
     results = ResultRowSerializer(many=True)
     version = IntegerField(required=False, min_value=0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiExample, extend_schema_serializer
 from rest_framework import serializers
 
 from scoring.rally import parse_championship_settings
@@ -58,6 +59,26 @@ class RallySerializer(CompetitionDetailSerializer):
         fields = competition_fields("rules", "drivers", "stages")
 
 
+@extend_schema_serializer(
+    examples=[
+        OpenApiExample(
+            "A finish with a penalty, and a retirement",
+            value={
+                "results": [
+                    {
+                        "driver": 7,
+                        "status": "finished",
+                        "time": "4:21",
+                        "penalties": [{"seconds": 10, "reason": "Jump start"}],
+                    },
+                    {"driver": 8, "status": "retired"},
+                ],
+                "version": 0,
+            },
+            request_only=True,
+        )
+    ]
+)
 class RallyStageResultsInputSerializer(serializers.Serializer):
     """The sheet's rows are checked by the game (RM-53), every problem at once."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_serializer
+from drf_spectacular.utils import OpenApiExample, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from scoring.grand_tour import recommended_rest_days
@@ -17,7 +17,7 @@ from tournament.competitions.serializers import (
 )
 from tournament.fields import IntegerField
 from tournament.tours.models import Rider, Stage, Team, Tour
-from tournament.tours.setup import TourSetupSerializer
+from tournament.tours.setup import StackSerializer, TourSetupSerializer
 
 MAX_VALUE = 100_000  # far above any real count; keeps absurd numbers out of the engines
 
@@ -60,7 +60,14 @@ class TeamSerializer(serializers.ModelSerializer):
 STAGE_FIELDS = ("number", "name", "course", "finish", "stacks")
 
 
+@extend_schema_field(StackSerializer(many=True))
+class StacksField(serializers.JSONField):
+    """A stage's stacks as stored; documented as the set-up's stack objects (FR-52)."""
+
+
 class StageSummarySerializer(serializers.ModelSerializer):
+    stacks = StacksField(read_only=True)
+
     class Meta:
         model = Stage
         fields = [*STAGE_FIELDS, "status", "rest_day_after", "version"]
@@ -112,6 +119,21 @@ class ResultRowSerializer(serializers.Serializer):
     )
 
 
+@extend_schema_serializer(
+    examples=[
+        OpenApiExample(
+            "Two riders",
+            value={
+                "results": [
+                    {"rider": 11, "position": 1, "minutes": 4, "seconds": 5, "sprint_points": 3},
+                    {"rider": 12, "position": 2, "minutes": 4, "seconds": 12, "exhaustion": 2},
+                ],
+                "version": 0,
+            },
+            request_only=True,
+        )
+    ]
+)
 class StageResultsInputSerializer(serializers.Serializer):
     results = ResultRowSerializer(many=True, allow_empty=False)
     version = IntegerField(required=False, min_value=0)
@@ -127,6 +149,7 @@ class StageResultOutSerializer(ResultRowSerializer):
 
 
 class StageDetailSerializer(serializers.ModelSerializer):
+    stacks = StacksField(read_only=True)
     results = StageResultOutSerializer(many=True)
     # API.md: ``submitted`` or ``simulated``; null while the stage has no results.
     # A field named like Field.source: the stubs see an override of that attribute.
