@@ -27,6 +27,7 @@ urlpatterns = [
     path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/catalogue/", include("tournament.catalogue.urls")),
     path("api/", include(router.urls)),
     # Before the admin's own route: a refused sign-in answers 429 there too (clubs/auth.py).
     path("admin/login/", throttled_admin_login),
@@ -34,6 +35,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switcher on every page
     path("login/", ThrottledLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Before the web pages: "clubs/new/" would otherwise be read as the club with slug "new".
+    path("", include("tournament.clubs.urls")),  # start a club, members, invitations
     path("", include("tournament.web.urls")),
     # Every game's pages, from the same registry (tournament/web/pages.py).
     path("", include("tournament.web.kind_urls")),

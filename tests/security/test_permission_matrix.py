@@ -230,6 +230,14 @@ MATRIX: list[Row] = [
     ),
     Row("GET", "/api/rally-championships/{id}/standings/", read(), kind="rally-championship"),
     Row("GET", "/api/rally-championships/999999/", everyone(404), kind="rally-championship"),
+    # --- the catalogue: public, read-only (the preview stores nothing) ---
+    Row("GET", "/api/catalogue/", everyone(200)),
+    Row(
+        "POST",
+        "/api/catalogue/courses/preview/",
+        everyone(200),
+        lambda ctx, role: {"course": "abcdefghijklmnopqrstu"},
+    ),
     # --- the schema, its docs and the API root: public, whoever asks ---
     Row("GET", "/api/", everyone(200)),
     Row("GET", "/api/schema/", everyone(200)),
@@ -237,6 +245,20 @@ MATRIX: list[Row] = [
     # --- pages ---
     Row("GET", "/", everyone(200), web=True),
     Row("GET", "/clubs/{club}/", everyone(200), web=True),
+    # Start a club: anyone signed in. Members: the club's organisers. A closed link: 404.
+    Row(
+        "GET",
+        "/clubs/new/",
+        {v: _per_role(302, 200, 200, 200) for v in (PUBLIC, PRIVATE)},
+        web=True,
+    ),
+    Row(
+        "GET",
+        "/clubs/{club}/members/",
+        {v: _per_role(302, 403, 403, 200) for v in (PUBLIC, PRIVATE)},
+        web=True,
+    ),
+    Row("GET", "/invite/not-a-token/", everyone(404), web=True),
     Row("GET", "/tours/{id}/", page(), web=True),
     Row("GET", "/tours/{id}/stages/1/", page(), web=True),
     Row("GET", "/tours/{id}/stages/1/live/", page(), web=True),

@@ -92,3 +92,47 @@ def role_in(club_id: int, user: AbstractBaseUser | AnonymousUser) -> str | None:
         .values_list("role", flat=True)
         .first()
     )
+
+
+class ClubInvitation(models.Model):
+    """A link an organiser sends: whoever opens it first joins the club with ``role``.
+
+    Single use (``used_at``) and expiring (``expires_at``); the token is the only secret, so it is
+    random (``secrets.token_urlsafe``) and never derived from the club or the date.
+    """
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("club")
+    )
+    token = models.CharField(_("token"), max_length=64, unique=True, editable=False)
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created at"))
+    expires_at = models.DateTimeField(_("expires at"))
+    used_at = models.DateTimeField(_("used at"), null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("used by"),
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("club invitation")
+        verbose_name_plural = _("club invitations")
+
+    def __str__(self) -> str:
+        return f"{self.club} ({self.role}) until {self.expires_at:%Y-%m-%d}"
+
+    def is_open(self, now: Any) -> bool:
+        """Unused and not yet expired at ``now``."""
+        return self.used_at is None and now < self.expires_at
