@@ -27,7 +27,7 @@ class ClubForm(forms.Form):
         if slug in RESERVED_SLUGS:
             raise forms.ValidationError(_("This address is reserved; choose another."))
         if Club.objects.filter(slug=slug).exists():
-            raise forms.ValidationError(_("A club with this slug already exists."))
+            raise forms.ValidationError(_("A club with this address already exists."))
         return slug
 
 
