@@ -12,6 +12,7 @@ import itertools
 from collections.abc import Sequence
 
 from scoring.bounds import MAX_EVENT_SECONDS, MAX_POINTS
+from scoring.clock import clock
 from scoring.grand_tour.model import Rider, RiderResult, StageSpec, TourSetup
 from scoring.grand_tour.rules import GrandTourRules
 from scoring.issues import Issue
@@ -22,13 +23,7 @@ _NON_NEGATIVE = ("minutes", "seconds", "sprint_points", "mountain_points")
 
 def format_time(seconds: int) -> str:
     """A stage time as ``m:ss`` (``h:mm:ss`` from an hour), as organisers read it."""
-    sign = "-" if seconds < 0 else ""
-    seconds = abs(seconds)
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{sign}{hours}:{minutes:02d}:{secs:02d}"
-    return f"{sign}{minutes}:{secs:02d}"
+    return clock(seconds)
 
 
 def timing_values(stage: StageSpec, rules: GrandTourRules) -> tuple[int, ...]:

@@ -20,6 +20,7 @@ from scoring.bounds import (
     MAX_PENALTY_SECONDS,
     MAX_REASON_LENGTH,
 )
+from scoring.clock import clock
 from scoring.digits import DIGIT, parse_digits
 from scoring.issues import EngineError, Issue
 from scoring.rally.notation import LogTime, log_issues, log_time
@@ -129,13 +130,7 @@ def _too_long() -> TimeFormatError:
 
 def format_time(seconds: int) -> str:
     """``m:ss`` display of a stage time (RM-42); ``h:mm:ss`` from an hour on."""
-    sign = "-" if seconds < 0 else ""
-    seconds = abs(seconds)
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{sign}{hours}:{minutes:02d}:{secs:02d}"
-    return f"{sign}{minutes}:{secs:02d}"
+    return clock(seconds)
 
 
 def _is_int(value: Any) -> bool:

@@ -28,7 +28,11 @@
           if (!fresh) return;
           el.innerHTML = fresh.innerHTML;
           if (fresh.hasAttribute("data-poll")) poll(el, attempt + 1);
-          else el.removeAttribute("data-poll");
+          else {
+            el.removeAttribute("data-poll");
+            // The event is resolved (or failed): a "being resolved" banner would now be wrong.
+            document.querySelectorAll(".messages .resolving").forEach(function (li) { li.remove(); });
+          }
         })
         .catch(function () { poll(el, attempt + 1); });  // a network hiccup: keep trying
     }, delay);

@@ -293,6 +293,8 @@ MATRIX: list[Row] = [
     ),
     Row("GET", "/leagues/999999/", everyone(404), kind="league", web=True),
     Row("GET", "/rallies/{id}/", page(), kind="rally", web=True),
+    Row("GET", "/rallies/{id}/stages/1/", page(), kind="rally", web=True),
+    Row("GET", "/rallies/{id}/stages/99/", everyone(404), kind="rally", web=True),
     Row("GET", "/rallies/{id}/stages/1/results/", form(), kind="rally", web=True),
     Row(
         "POST",

@@ -32,7 +32,11 @@ class DriverRowForm(forms.Form):
         label=_("elimination order"), required=False, min_value=-BOUND, max_value=BOUND
     )
     wp_left = FormIntegerField(
-        label=_("WP left"), required=False, min_value=-BOUND, max_value=BOUND
+        label=_("WP left"),
+        help_text=_("Wear points (WP) the car still has at the end; may stay empty."),
+        required=False,
+        min_value=-BOUND,
+        max_value=BOUND,
     )
     pole = forms.BooleanField(label=_("pole"), required=False)
 
@@ -41,16 +45,16 @@ DriverRowFormSet = forms.formset_factory(DriverRowForm, extra=0)
 
 
 def initial_rows(race: Race) -> list[dict[str, Any]]:
-    """The current results, or a blank row per entered driver in entry order."""
+    """The current results, or a blank row per entered driver in entry order.
+
+    Blank positions start empty (issue #16): pre-filled 1..n, a forgotten box passed silently.
+    """
     if race.results:
         return [
             {k: v for k, v in row.items() if k == "driver" or k in ROW_FIELDS}
             for row in race.results
         ]
-    return [
-        {"driver": pk, "position": index, "status": "finished", "laps": race.laps}
-        for index, pk in enumerate(race.drivers, start=1)
-    ]
+    return [{"driver": pk, "status": "finished", "laps": race.laps} for pk in race.drivers]
 
 
 def api_row(data: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -138,6 +137,7 @@ def race(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A race: its classification, eliminations and the points each driver scored."""
     champ = get_championship(pk, request.user)
     race = _race(champ, number)
+    pages.settle_banners(request, race)
     names = {d.pk: d for d in champ.drivers.all()}
     scored = points.race_points(pages.event_snapshot(_kind(), champ, race), race.number)
     context = {
@@ -172,7 +172,7 @@ def race_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         version = pages.form_version(request, race.version)
         stored = submit_formset(formset, race=race, user=request.user, version=version)
         if stored is not None:
-            messages.success(request, _("Results stored; the race is being resolved."))
+            pages.results_stored(request, race, _("Results stored; the race is being resolved."))
             return HttpResponseRedirect(_race_url(champ, race.number))
         stale = version != race.version
     else:
@@ -196,4 +196,5 @@ PAGES = pages.KindPages(
     event_name="race",
     event=race,
     results=race_results,
+    winner_path="drivers__0__name",
 )

@@ -4,6 +4,7 @@ set-up check of every game run over a competition's admin page (:class:`SetupAdm
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
@@ -18,6 +19,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from scoring import clock
 from tournament.clubs.models import Club, Membership, Role
 
 
@@ -207,10 +209,41 @@ class ResultVersionAdmin(ReadOnlyAdmin):
     exclude = ["replay"]
 
 
+#: snapshot keys holding seconds (tours: general/team ``time``; rallies: ``overall`` rows,
+#: stage times): shown as the pages write them, never as raw seconds (issue #16).
+TIME_KEYS = frozenset({"time", "stage_time", "net_time", "penalty_time", "total_time"})
+GAP_KEYS = frozenset({"gap", "stage_gap"})
+
+
+def readable_times(value: Any) -> Any:
+    """``value`` (snapshot JSON) with every time and gap written ``m:ss`` / ``+m:ss`` / ``—``."""
+    if isinstance(value, list):
+        return [readable_times(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        is_seconds = isinstance(item, int) and not isinstance(item, bool)
+        if is_seconds and key in TIME_KEYS:
+            out[key] = clock.clock(item)
+        elif is_seconds and key in GAP_KEYS:
+            out[key] = clock.gap(item)
+        else:
+            out[key] = readable_times(item)
+    return out
+
+
 class SnapshotAdmin(ReadOnlyAdmin):
     club_path = "competition__club"
     list_display = ["competition", "number", "computed_at"]
-    readonly_fields = ["competition", "event", "number", "data", "computed_at"]
+    readonly_fields = ["competition", "event", "number", "standings", "computed_at"]
+    exclude = ["data"]
+
+    @admin.display(description=_("Standings"))
+    def standings(self, obj: Any) -> str:
+        """The snapshot's JSON, times written as on the pages."""
+        text = json.dumps(readable_times(obj.data), ensure_ascii=False, indent=1)
+        return format_html('<pre class="snapshot-data">{}</pre>', text)
 
 
 # --- one set-up check for the admin and the API ---------------------------------------------

@@ -15,6 +15,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring.clock import clock
 from scoring.issues import Issue
 from tournament.competitions.messages import issues_to_errors as shared_issues_to_errors
 from tournament.competitions.messages import translated
@@ -53,7 +54,7 @@ TEMPLATES: dict[str, Promise] = {
     "log_tokens_repeated": _("Item %(position)s (%(item)s): unspent tokens may be given once."),
     "log_tokens_not_last": _("Item %(position)s (%(item)s): unspent tokens must be the last item."),
     # RM-53.8, RM-53.9
-    "time_log_mismatch": _("Time %(time)s s differs from the turn log's net time %(log_time)s s."),
+    "time_log_mismatch": _("Time %(time)s differs from the turn log's net time %(log_time)s."),
     "non_positive_time": _("The net time must be more than 0 s."),
     # RM-53.10
     "invalid_penalties": _("Penalties must be a list."),
@@ -72,9 +73,16 @@ TEMPLATES: dict[str, Promise] = {
 }
 
 
+#: params holding seconds of a stage time, written with scoring.clock.
+_TIMES = ("time", "log_time")
+
+
 def translate(code: str, message: str, params: Mapping[str, Any], names: Mapping[int, str]) -> str:
     """The issue in the reader's language; ``names`` maps driver ids to names."""
     shown = dict(params)
+    for key in _TIMES:
+        if isinstance(shown.get(key), int):
+            shown[key] = clock(shown[key])  # times read as m:ss everywhere (issue #16)
     driver = params.get("driver")
     if isinstance(driver, int):
         shown.setdefault("name", names.get(driver) or gettext("Driver %(id)s") % {"id": driver})

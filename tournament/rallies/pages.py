@@ -11,6 +11,7 @@ from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from scoring.clock import clock
 from tournament.rallies.models import Driver, Rally, RallyChampionship, RallyStage
 from tournament.rallies.setup import layout_name
 from tournament.web import charts
@@ -47,7 +48,7 @@ def stage_list(rally: Rally, snapshots: dict[int, dict[str, Any]], names: dict[i
             ui.EventRow(
                 number=stage.number,
                 name=stage.name,
-                url=None,
+                url=reverse("rallies:stage", args=[rally.pk, stage.number]),
                 status=stage.status,
                 status_label=status_label(stage.status),
                 note=layout_name(stage.layout),
@@ -68,7 +69,7 @@ def overall_table(data: dict[str, Any]) -> ui.Table:
                     ui.Cell(row["rank"], ui.RANK),
                     ui.Cell(row["name"]),
                     ui.Cell(row["time"], ui.TIME),
-                    ui.Cell(row["gap"] or None, ui.GAP),
+                    ui.Cell(row["gap"], ui.GAP),  # the leader's 0 reads "—"
                     ui.Cell(row["stage_wins"], ui.NUMBER),
                     ui.Cell(_("retired on stage %(n)s") % {"n": out} if out else ""),
                 )
@@ -87,6 +88,45 @@ def overall_table(data: dict[str, Any]) -> ui.Table:
         ),
         rows=tuple(rows),
         empty=_("No stage resolved yet."),
+    )
+
+
+def stage_table(snapshot: dict[str, Any] | None, number: int, names: dict[int, str]) -> ui.Table:
+    """One stage's classification (RM-42): rank, driver, stage time, gap to the fastest."""
+    stage = next(
+        (s for s in (snapshot or {}).get("stages") or [] if s.get("number") == number), None
+    )
+    times = sorted(
+        (stage or {}).get("times") or [],
+        key=lambda t: (t.get("rank") is None, t.get("rank") or 0),
+    )
+    best = min((t["time"] for t in times if t.get("time") is not None), default=None)
+    rows = []
+    for t in times:
+        time = t.get("time")
+        rows.append(
+            ui.Row(
+                cells=(
+                    ui.Cell(t.get("rank"), ui.RANK),
+                    ui.Cell(names.get(t["driver"], ""), ui.TEXT),
+                    ui.Cell(time, ui.TIME),
+                    ui.Cell(None if time is None or best is None else time - best, ui.GAP),
+                    ui.Cell("*" if t.get("super_rally") else "", ui.TEXT),
+                )
+            )
+        )
+    return ui.Table(
+        slug="stage",
+        title=_("Stage classification"),
+        columns=(
+            ui.Column("rank", _("Rank"), ui.RANK),
+            ui.Column("driver", _("Driver")),
+            ui.Column("time", _("Time"), ui.TIME),
+            ui.Column("gap", _("Gap"), ui.GAP),
+            ui.Column("super_rally", _("Super Rally")),
+        ),
+        rows=tuple(rows),
+        empty=_("No results for this stage yet."),
     )
 
 
@@ -130,8 +170,7 @@ def _format_stage_time(time: int | None, super_rally: bool | None, rank: int | N
     """``m:ss`` (RM-42), ``(1)`` after a stage win, ``*`` after a Super Rally time."""
     if time is None:
         return "–"
-    minutes, seconds = divmod(time, 60)
-    text = f"{minutes}:{seconds:02d}"
+    text = clock(time)
     if super_rally:
         return f"{text}*"
     return f"{text} (1)" if rank == 1 else text
@@ -165,13 +204,51 @@ def gap_chart(
 
 
 def _gap_label(value: int) -> str:
-    """Short labels (the generic chart keeps 28 units left of the plot): ``+12m``, ``+30s``."""
-    if value and value % 60 == 0:
-        return str(_("+%(n)sm") % {"n": value // 60})
-    return str(_("+%(n)ss") % {"n": value})
+    """A gap tick as every time is written (``0:00``, ``+0:15``, ``+1:00``: scoring.clock)."""
+    return clock(value, sign="+" if value else "")
 
 
 # --- championships -------------------------------------------------------------------------------
+
+
+def championship_cards(user: Any, **filters: Any) -> list[ui.CompetitionCard]:
+    """Home and club cards of the rally championships ``user`` may see (one query).
+
+    A championship is running once one of its rallies has a resolved stage, upcoming before.
+    """
+    from django.db.models import Count, Q
+    from django.utils.translation import gettext
+
+    championships = (
+        RallyChampionship.objects.visible_to(user)
+        .filter(**filters)
+        .select_related("club")
+        .annotate(
+            rally_count=Count("entries", distinct=True),
+            started=Count(
+                "entries", filter=Q(entries__rally__standings_through__gt=0), distinct=True
+            ),
+        )
+    )
+    cards = []
+    for championship in championships:
+        running = bool(championship.started)
+        cards.append(
+            ui.CompetitionCard(
+                kind_label=_("Rally championship"),
+                name=championship.name,
+                url=reverse("rallies:championship", args=[championship.pk]),
+                club=championship.club.name,
+                club_url=reverse("web:club", args=[championship.club.slug]),
+                state="running" if running else "upcoming",
+                state_label=gettext("running") if running else gettext("upcoming"),
+                progress=_("%(n)s rallies") % {"n": championship.rally_count},
+                public=championship.public,
+                extra={"club_id": championship.club_id},
+                created_at=championship.created_at,
+            )
+        )
+    return cards
 
 
 def get_championship(pk: Any, user: Any) -> RallyChampionship:

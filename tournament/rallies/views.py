@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
@@ -20,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
+from scoring.clock import clock
 from tournament.competitions import services as workflow
 from tournament.competitions.errors import Conflict, InvalidInput, VersionConflict
 from tournament.competitions.forms import set_form_errors
@@ -27,6 +27,7 @@ from tournament.competitions.kinds import AnyKind, get_kind
 from tournament.rallies import pages, services
 from tournament.rallies.forms import DriverRowFormSet, apply_errors, initial_rows, sheet_rows
 from tournament.rallies.models import Rally, RallyStage
+from tournament.rallies.setup import layout_name
 from tournament.web import pages as web_pages
 from tournament.web.access import may_write, require_write_role
 
@@ -44,6 +45,7 @@ def rally(request: HttpRequest, pk: int) -> HttpResponse:
     shown = data.get("after_stage")
     names = pages.names_of(rally)
     stages = list(rally.stages.all())
+    web_pages.settle_banners(request, *stages)
     context = {
         "rally": rally,
         "shown": shown,
@@ -55,8 +57,31 @@ def rally(request: HttpRequest, pk: int) -> HttpResponse:
         "chart": pages.gap_chart(snapshots, shown, names),
         "can_write": may_write(request.user, rally),
         "stages": stages,
+        # The championships counting this rally, linked from its page (issue #16).
+        "championships": list(rally.championships.visible_to(request.user).order_by("name")),
     }
     return render(request, "web/rallies/rally.html", context)
+
+
+@require_safe
+def stage(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """One special stage: its status, layout, classification and the overall after it."""
+    rally = pages.get_rally(pk, request.user)
+    stage = web_pages.event_or_404(_kind(), rally, number, defer=("results",))
+    snapshot = web_pages.event_snapshot(_kind(), rally, stage)
+    names = pages.names_of(rally)
+    context = {
+        "rally": rally,
+        "stage": stage,
+        "status_label": web_pages.status_label(stage.status),
+        "layout": layout_name(stage.layout),
+        "stages": list(rally.stages.all()),
+        "classification": pages.stage_table(snapshot, stage.number, names),
+        "overall": pages.overall_table(snapshot or {}),
+        "resolved": snapshot is not None,
+        "can_write": may_write(request.user, rally),
+    }
+    return render(request, "web/rallies/stage.html", context)
 
 
 @require_safe
@@ -125,7 +150,9 @@ def stage_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                         by=request.user,
                         expected_version=version,
                     )
-                    messages.success(request, _("Results stored; the stage is being resolved."))
+                    web_pages.results_stored(
+                        request, stage, _("Results stored; the stage is being resolved.")
+                    )
                     return HttpResponseRedirect(PAGES.competition_url(rally.pk))
             except InvalidInput as exc:
                 apply_errors(formset, exc.detail)
@@ -164,10 +191,9 @@ def log_preview(request: HttpRequest, pk: int, number: int) -> JsonResponse:
     log = request.GET.get("log", "")[:400]
     answer = services.preview_log(rally=rally, log=log, time=request.GET.get("time"))
     if "net_time" in answer:
-        minutes, seconds = divmod(answer["net_time"], 60)
         answer["text"] = _(
             "Net time %(time)s (cards %(cards)s s − %(tokens)s tokens, %(turns)s turns)"
-        ) % {**answer, "time": f"{minutes}:{seconds:02d}"}
+        ) % {**answer, "time": clock(answer["net_time"])}
         if answer.get("mismatch"):
             answer["text"] += " · " + _("differs from the time given")
     return JsonResponse(answer)
@@ -179,7 +205,10 @@ PAGES = web_pages.KindPages(
     progress=gettext_lazy("%(done)s of %(total)s stages"),
     competition=rally,
     event_name="stage",
+    event=stage,
     results=stage_results,
+    winner_path="overall__0__name",
+    more_cards=pages.championship_cards,
     extra=(
         path("rallies/<int:pk>/stages/<int:number>/preview/", log_preview, name="log-preview"),
         path("rally-championships/<int:pk>/", championship, name="championship"),

@@ -39,17 +39,18 @@ RiderRowFormSet = forms.formset_factory(RiderRowForm, extra=0)
 
 
 def initial_rows(stage: Stage, riders: list[Any]) -> list[dict[str, Any]]:
-    """The current results for each rider, or a blank row in entry order."""
+    """The current results for each rider, or a blank row in entry order.
+
+    A blank row's position starts empty (issue #16): pre-filled 1..n in entry order, a
+    forgotten box went through as a plausible but wrong result.
+    """
     current = {row["rider"]: row for row in stage.results}
     rows = []
-    for index, rider in enumerate(riders):
+    for rider in riders:
         row = current.get(rider.pk)
-        rows.append(
-            dict(row)
-            if row
-            else {"rider": rider.pk, "position": index + 1, "minutes": 0, "seconds": 0}
-        )
-    return sorted(rows, key=lambda r: r["position"])
+        rows.append(dict(row) if row else {"rider": rider.pk, "minutes": 0, "seconds": 0})
+    # Stored rows by position; blank ones (no position yet) after them, in entry order.
+    return sorted(rows, key=lambda r: (r.get("position") is None, r.get("position") or 0))
 
 
 def api_row(data: dict[str, Any]) -> dict[str, Any]:

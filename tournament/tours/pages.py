@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 
 from django.db.models import Prefetch
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -266,3 +267,28 @@ def start_order(data: dict[str, Any], names: Names) -> list[tuple[int, str, str]
     """(team id, team name, player) in the order they place their riders next stage."""
     order = data.get("next_start_order") or []
     return [(t, names.team(t), names.teams[t].player if t in names.teams else "") for t in order]
+
+
+#: FR-63's specialists (games/flamme_rouge/cards.py SPECIALISTS), named like the roles: a
+#: translated, capitalised label, never the stored key ("grimpeur" beside "Rouleur", issue #16).
+SPECIALIST_LABELS: dict[str, Promise] = {
+    "baroudeur": pgettext_lazy("specialist", "Baroudeur"),
+    "flandrien": pgettext_lazy("specialist", "Flandrien"),
+    "grimpeur": pgettext_lazy("specialist", "Grimpeur"),
+    "domestique": pgettext_lazy("specialist", "Domestique"),
+    "super_rouleur": pgettext_lazy("specialist", "Super Rouleur"),
+    "puncheur": pgettext_lazy("specialist", "Puncheur"),
+    "descender": pgettext_lazy("specialist", "Descender"),
+    "polyvalent": pgettext_lazy("specialist", "Polyvalent"),
+    "mountaineer": pgettext_lazy("specialist", "Mountaineer"),
+    "squirrel": pgettext_lazy("specialist", "Squirrel"),
+    "super_sprinteur": pgettext_lazy("specialist", "Super Sprinteur"),
+    "flahute": pgettext_lazy("specialist", "Flahute"),
+}
+
+
+def specialist_label(key: str) -> str | Promise:
+    """A rider's specialist as shown (``—`` for none; an unknown key capitalised as stored)."""
+    if not key:
+        return "—"
+    return SPECIALIST_LABELS.get(key) or key.replace("_", " ").capitalize()

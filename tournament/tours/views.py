@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -36,6 +35,7 @@ from tournament.tours.pages import (
     gc_chart,
     get_tour,
     jersey_timeline,
+    specialist_label,
     stage_list,
     start_order,
     team_url,
@@ -195,6 +195,7 @@ def stage(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A stage: results, podium, jerseys taken, Rest Day awards and earlier versions."""
     tour = get_tour(pk, request.user)
     stage = _stage(tour, number)
+    pages.settle_banners(request, stage)
     names = Names.of(tour)
     data = pages.event_snapshot(_kind(), tour, stage)
     versions = list(
@@ -279,6 +280,7 @@ def team(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
         {
             "rider": rider,
             "jersey": wearing.get(rider.pk),
+            "specialist": specialist_label(rider.specialist),
             "cards": cards.get(rider.pk),
             "general": placings["general"].get(rider.pk),
             "sprint": placings["sprint"].get(rider.pk),
@@ -333,7 +335,7 @@ def stage_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         formset = RiderRowFormSet(request.POST)
         version = pages.form_version(request, stage.version)
         if submit_formset(formset, stage=stage, user=request.user, version=version):
-            messages.success(request, _("Results stored; the stage is being resolved."))
+            pages.results_stored(request, stage, _("Results stored; the stage is being resolved."))
             return HttpResponseRedirect(PAGES.event_url(tour.pk, stage.number))
     else:
         formset = RiderRowFormSet(initial=initial_rows(stage, riders))
@@ -391,6 +393,7 @@ PAGES = pages.KindPages(
     event_name="stage",
     event=stage,
     results=stage_results,
+    winner_path="general__0__name",
     extra=(
         path("tours/<int:pk>/standings/<slug:slug>.csv", tour_csv, name="tour-csv"),
         path("tours/<int:pk>/stages/<int:number>/live/", stage_live, name="stage-live"),

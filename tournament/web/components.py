@@ -103,6 +103,8 @@ class CompetitionCard:
     progress: Any
     public: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
+    winner: str = ""  # a finished competition's winner, from its last snapshot
+    created_at: Any = None  # tells apart two imports of one competition (same name)
 
 
 STATE_ORDER = {"running": 0, "upcoming": 1, "finished": 2}
@@ -115,21 +117,32 @@ def competition_cards(
     kind_label: Any,
     url_name: str,
     progress: Callable[[int, int], Any],
+    snapshots: Any = None,
+    winner_path: str = "",
 ) -> list[CompetitionCard]:
     """Cards for the competitions of ``queryset`` (already filtered by visibility), one query.
 
     ``events`` is the reverse name of the competition's events (``stages``, ``races``);
-    ``progress(done, total)`` words the progress line.
+    ``progress(done, total)`` words the progress line. With ``snapshots`` (the game's snapshot
+    model) and ``winner_path`` (a JSON path in its data, e.g. ``general__0__name``), the
+    winner after the last counted event is read by a subquery of the same query (no N+1).
     """
-    from django.db.models import Count, Q
+    from django.db.models import Count, OuterRef, Q, Subquery
+    from django.db.models.fields.json import KT
     from django.urls import reverse
     from django.utils.translation import gettext as _
 
-    competitions = queryset.select_related("club").annotate(
+    annotations: dict[str, Any] = {
         # distinct: visible_to() joins memberships, which would multiply the counted events.
-        event_count=Count(events, distinct=True),
-        started=Count(events, filter=Q(**{f"{events}__version__gt": 0}), distinct=True),
-    )
+        "event_count": Count(events, distinct=True),
+        "started": Count(events, filter=Q(**{f"{events}__version__gt": 0}), distinct=True),
+    }
+    if snapshots is not None and winner_path:
+        last = snapshots._default_manager.filter(
+            competition=OuterRef("pk"), number=OuterRef("standings_through")
+        ).values_list(KT(f"data__{winner_path}"))[:1]
+        annotations["last_winner"] = Subquery(last)
+    competitions = queryset.select_related("club").annotate(**annotations)
     cards = []
     for competition in competitions:
         through = competition.standings_through or 0
@@ -151,6 +164,10 @@ def competition_cards(
                 progress=progress(through, competition.event_count),
                 public=competition.public,
                 extra={"club_id": competition.club_id},
+                winner=(getattr(competition, "last_winner", None) or "")
+                if state == "finished"
+                else "",
+                created_at=competition.created_at,
             )
         )
     return cards

@@ -49,6 +49,12 @@ class KindPages:
     results: View | None = None  # …/results/, the scorekeeper form ("<event_name>-results")
     #: The game's own pages, with paths relative to the site root, in its namespace.
     extra: Sequence[URLPattern | URLResolver] = ()
+    #: Where a snapshot names the leader (a JSON path, ``general__0__name``): the winner shown
+    #: on a finished competition's card.
+    winner_path: str = ""
+    #: More listing cards of the game (``cards(user, **filters)``): groupings that are not
+    #: competitions of the registry, e.g. rally championships (one query).
+    more_cards: Callable[..., list[CompetitionCard]] | None = None
 
     @property
     def game(self) -> AnyKind:
@@ -104,6 +110,8 @@ class KindPages:
             kind_label=self.card_label,
             url_name=f"{self.namespace}:{self.kind}",
             progress=lambda done, total: self.progress % {"done": done, "total": total},
+            snapshots=self.game.snapshot_model,
+            winner_path=self.winner_path,
         )
 
 
@@ -147,6 +155,8 @@ def cards_for(user: Any, **filters: Any) -> list[CompetitionCard]:
     for pages in all_pages():
         queryset = pages.game.competition_model.objects.visible_to(user).filter(**filters)
         cards += pages.cards(queryset)
+        if pages.more_cards is not None:
+            cards += pages.more_cards(user, **filters)
     return cards
 
 
@@ -239,3 +249,35 @@ def form_version(request: HttpRequest, current: int) -> int:
         return parse_digits(request.POST.get("version", ""))
     except ValueError:
         return current
+
+
+def results_stored(request: HttpRequest, event: Any, pending: str) -> None:
+    """The banner after a scorekeeper stored results (issue #16).
+
+    ``pending`` ("… the stage is being resolved") is shown only while the event is not resolved
+    yet, tagged ``resolving`` so that podium.js removes it once the live status reports the end;
+    a resolution already done (an eager worker) gets the plain "stored" banner instead, never
+    "being resolved" beside a "resolved" badge.
+    """
+    from django.contrib import messages
+
+    event.refresh_from_db(fields=["status"])
+    if event.status == Status.RESOLVED:
+        messages.success(request, _("Results stored; the standings are up to date."))
+    else:
+        messages.success(request, pending, extra_tags="resolving")
+
+
+def settle_banners(request: HttpRequest, *events: Any) -> None:
+    """Drop a pending "… being resolved" banner when no event of the page is pending any more.
+
+    The worker may finish before the redirected page is drawn: then the banner would stand
+    beside a "resolved" badge (issue #16). Messages are read here, as the template would.
+    """
+    from django.contrib import messages
+
+    if any(event.status == Status.SUBMITTED for event in events):
+        return
+    storage: Any = messages.get_messages(request)
+    kept = [message for message in storage if "resolving" not in message.tags]
+    storage._loaded_messages[:] = kept  # the page draws these; all are consumed as usual

@@ -1,14 +1,16 @@
-"""Formatting for pages: stage times ``h:mm:ss``, gaps ``+m:ss`` / ``+h:mm:ss``, local numbers."""
+"""Formatting for pages: times ``m:ss`` / ``h:mm:ss``, gaps ``+m:ss`` (leader ``—``), numbers."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django import template
-from django.utils import formats
+from django.utils import dateformat, formats, timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from scoring import clock
 from tournament.web.components import GAP, NUMBER, RANK, TIME, Cell
 
 register = template.Library()
@@ -20,29 +22,46 @@ JERSEY_LABELS = {
 }
 
 
-def _clock(value: Any, *, plus: str, short: bool) -> str:
-    """Whole seconds as ``h:mm:ss`` (``m:ss`` under an hour when ``short``), ``plus`` or ``-``."""
+def _seconds(value: Any) -> int | None:
+    """A template value as whole seconds (``None`` and ``""`` are no time)."""
     if value is None or value == "":
-        return ""
-    seconds = int(value)
-    hours, rest = divmod(abs(seconds), 3600)
-    minutes, secs = divmod(rest, 60)
-    sign = "-" if seconds < 0 else plus
-    if short and not hours:
-        return f"{sign}{minutes}:{secs:02d}"
-    return f"{sign}{hours}:{minutes:02d}:{secs:02d}"
+        return None
+    return int(value)
 
 
 @register.filter
 def duration(value: Any) -> str:
-    """Whole seconds as ``h:mm:ss`` (every stage and total time on the pages)."""
-    return _clock(value, plus="", short=False)
+    """Whole seconds as ``m:ss`` / ``h:mm:ss`` (scoring.clock: every time on the pages)."""
+    return clock.clock(_seconds(value))
 
 
 @register.filter
 def gap(value: Any) -> str:
-    """A gap as ``+m:ss``, or ``+h:mm:ss`` from an hour on (API.md: pages show gaps this way)."""
-    return _clock(value, plus="+", short=True)
+    """A gap as ``+m:ss`` / ``+h:mm:ss``; the leader's (0) is ``—`` (scoring.clock)."""
+    return clock.gap(_seconds(value))
+
+
+#: One unambiguous date/time form in every language: day, month name, year (``1 Dec 2026,
+#: 19:00``; the month's name is translated by Django), never ``12/01/2026 7 p.m.``.
+WHEN_FORMAT = "j M Y, H:i"
+DAY_FORMAT = "j M Y"
+
+
+@register.filter
+def when(value: Any) -> str:
+    """A moment in the site's time zone as ``1 Dec 2026, 19:00`` (month named per language)."""
+    if not value:
+        return ""
+    return dateformat.format(timezone.localtime(value), WHEN_FORMAT)
+
+
+@register.filter
+def day(value: Any) -> str:
+    """A date as ``1 Dec 2026`` (month named per language)."""
+    if not value:
+        return ""
+    moment = timezone.localtime(value) if isinstance(value, datetime.datetime) else value
+    return dateformat.format(moment, DAY_FORMAT)
 
 
 @register.filter
