@@ -45,6 +45,8 @@ pytestmark = pytest.mark.django_db
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "8"))
 #: Cases run per caller ("organiser", "anonymous"), to report the run's size.
 CASES: collections.Counter[str] = collections.Counter()
+#: The caller of the operations being fuzzed (the fixture's parameter).
+CALLER = ["?"]
 
 
 def schema_warnings() -> list[str]:
@@ -73,6 +75,14 @@ def _keep_the_test_connection() -> Iterator[None]:
     finally:
         signals.request_started.connect(close_old_connections)
         signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report_cases() -> Iterator[None]:
+    """Print the run's size (``-s`` shows it): operations and cases per caller."""
+    yield
+    if CASES:
+        print(f"\nschemathesis cases run: {dict(CASES)} ({sum(CASES.values())} in all)")
 
 
 def make_objects(organiser: Any) -> dict[str, int]:
@@ -133,7 +143,7 @@ def api_schema(request: pytest.FixtureRequest, users: dict[str, Any]) -> Iterato
         loaded = schemathesis.openapi.from_wsgi(
             "/api/schema/", application, config=fuzz_config(made, headers)
         )
-        loaded.caller = request.param
+        CALLER[0] = request.param
         yield loaded
 
 
@@ -157,7 +167,7 @@ def test_api_answers_as_its_schema_documents(case: Any) -> None:
     documented 400 with field errors. Everywhere else (every other read, every query
     parameter's form, 415s) a schema-valid request must be accepted.
     """
-    CASES[getattr(case.operation.schema, "caller", "?")] += 1
+    CASES[CALLER[0]] += 1
     keep_public()
     response = case.call()
     excluded = []
