@@ -150,6 +150,13 @@ def test_bad_member_input_shows_on_its_field_and_stores_nothing(
     assert response.status_code == 200
     html = response.content.decode()
     assert 'class="field-error"' in html
+    context = response.context
+    if data["action"] in {"add", "invite"}:
+        assert context[f"{data['action']}_form"].errors[field]
+    else:  # a row's form: on that member's row, or above the list for someone not in it
+        rows = [r for r in context["rows"] if r["username"] == data["username"]]
+        key = "role_form" if data["action"] == "role" else "remove_form"
+        assert (rows and rows[0][key].errors[field]) or context["stray_errors"]
     assert _roles() == before
     assert not ClubInvitation.objects.exists()
 
@@ -314,3 +321,14 @@ def test_members_page_speaks_the_reader_language(
     html = client.get(MEMBERS_URL).content.decode()
     assert heading in html
     assert "Invitation links" not in html
+
+
+def test_the_forms_need_their_csrf_token(users: dict[str, Any]) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(users["organiser"])
+    before = _roles()
+    response = client.post(MEMBERS_URL, {"action": "remove", "username": "scorekeeper"})
+    assert response.status_code == 403
+    assert client.post("/clubs/new/", {"name": "X", "slug": "x"}).status_code == 403
+    assert _roles() == before
+    assert not Club.objects.filter(slug="x").exists()
