@@ -37,6 +37,12 @@ def log_in(page: Any, base: str, path: str, username: str = "scorekeeper") -> No
     page.wait_for_url(base + path)
 
 
+def fill_positions(page: Any, count: int) -> None:
+    """Positions 1..count in list order (the form starts them empty, issue #16)."""
+    for index in range(count):
+        page.fill(f"#id_form-{index}-position", str(index + 1))
+
+
 def no_horizontal_scroll(page: Any) -> bool:
     return page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
@@ -55,6 +61,7 @@ def test_submit_fix_and_see_standings(live_server, users, phone, console_errors)
     assert no_horizontal_scroll(phone)
 
     # A bad row: the second rider also in position 1. The page says so on that box.
+    fill_positions(phone, 6)
     phone.fill("#id_form-1-position", "1")
     phone.click("form.results-form button[type=submit]")
     error = phone.locator("#id_form-1-position-err")
@@ -90,6 +97,7 @@ def test_stage_page_polls_until_the_stage_is_resolved(live_server, users, phone,
     # What a worker that gave up leaves behind (services.fail_event after its retries).
     Stage.objects.filter(pk=first.pk).update(status=Status.FAILED, error="database away")
     log_in(phone, live_server.url, f"/tours/{tour.pk}/stages/2/results/")
+    fill_positions(phone, 6)
     phone.click("form.results-form button[type=submit]")
     phone.wait_for_url(f"{live_server.url}/tours/{tour.pk}/stages/2/")
     live = phone.locator("#stage-live")

@@ -217,7 +217,7 @@ def championship_cards(user: Any, **filters: Any) -> list[ui.CompetitionCard]:
     A championship is running once one of its rallies has a resolved stage, upcoming before.
     """
     from django.db.models import Count, Q
-    from django.utils.translation import gettext
+    from django.utils.translation import gettext, ngettext
 
     championships = (
         RallyChampionship.objects.visible_to(user)
@@ -242,7 +242,8 @@ def championship_cards(user: Any, **filters: Any) -> list[ui.CompetitionCard]:
                 club_url=reverse("web:club", args=[championship.club.slug]),
                 state="running" if running else "upcoming",
                 state_label=gettext("running") if running else gettext("upcoming"),
-                progress=_("%(n)s rallies") % {"n": championship.rally_count},
+                progress=ngettext("%(n)s rally", "%(n)s rallies", championship.rally_count)
+                % {"n": championship.rally_count},
                 public=championship.public,
                 extra={"club_id": championship.club_id},
                 created_at=championship.created_at,
