@@ -336,3 +336,15 @@ def test_readable_times_rewrites_times_and_gaps_only() -> None:
         "general": [{"time": "1:02:05", "gap": "—", "rank": 1}, {"time": "1:10", "gap": "+1:05"}],
         "n": 3,
     }
+
+
+def test_tour_admin_standings_show_times_formatted(web, resolved_tour) -> None:
+    from tournament.tours.models import StageStandings
+
+    data = StageStandings.objects.get(competition_id=resolved_tour["id"], number=2).data
+    html = web["superuser"].get(f"/admin/tours/tour/{resolved_tour['id']}/change/")
+    text = html.content.decode()
+    assert html.status_code == 200
+    last = data["general"][-1]
+    assert f"<td>{clock(last['time'])}</td>" in text
+    assert f"<td>{last['time']}</td>" not in text

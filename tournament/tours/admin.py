@@ -18,6 +18,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from games.flamme_rouge.track import CourseError, parse_course
+from scoring.clock import clock
 from scoring.grand_tour import specialist_order
 from tournament.competitions.admin_base import (
     ClubScopedAdmin,
@@ -233,7 +234,8 @@ class TourAdmin(SetupAdmin):
     def standings_rows(self, data: dict[str, Any]) -> list[tuple[Any, ...]]:
         tp = {row["team"]: row["total"] for row in data.get("tour_points", [])}
         general = data.get("general", [])
-        return [(r["rank"], r["name"], r["time"], tp.get(r["team"], "")) for r in general]
+        # Times as the pages write them (m:ss / h:mm:ss), never raw seconds (issue #16).
+        return [(r["rank"], r["name"], clock(r["time"]), tp.get(r["team"], "")) for r in general]
 
 
 @admin.register(Stage)
