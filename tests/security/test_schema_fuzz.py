@@ -3,7 +3,9 @@
 The schema is loaded from ``/api/schema/`` through the WSGI application, inside the test's
 database transaction; path parameters point at a real club, tour, championship, rally, league
 and rally championship so that requests reach the code behind the 404s. Every operation is fuzzed
-twice: as an organiser of the club (token), so writes run too, and anonymously. Each case runs
+twice: as an organiser of the club (token), so writes run too, with the coverage phase (each
+boundary and mutation of every parameter); and anonymously, fuzzing only (to stay within CI's
+time: the refusals it checks do not depend on the body). Each case runs
 **all** of schemathesis' checks (no 5xx; every status, content type, header and body as the
 schema documents; schema-invalid requests rejected; schema-valid ones accepted; no auth ignored;
 405s for the methods the schema leaves out), and any failure fails the test. The number of
@@ -22,23 +24,21 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import schemathesis  # a dev dependency: when missing, the suite fails (no silent skip)
 from django.core import signals
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import (
+    ignored_auth,
+    positive_data_acceptance,
+)
 
 from tests.championships.helpers import payload as championship_payload
 from tests.conftest import tour_payload
 from tests.leagues.helpers import payload as league_payload
 from tests.rallies.helpers import rally_payload
-
-schemathesis = pytest.importorskip("schemathesis", reason="schemathesis is a dev extra")
-
-from schemathesis.specs.openapi.checks import (  # noqa: E402
-    ignored_auth,
-    positive_data_acceptance,
-)
 
 pytestmark = pytest.mark.django_db
 
@@ -107,7 +107,9 @@ def make_objects(organiser: Any) -> dict[str, int]:
     return made
 
 
-def fuzz_config(made: dict[str, int], headers: dict[str, str]) -> Any:
+def fuzz_config(made: dict[str, int], headers: dict[str, str], *, coverage: bool) -> Any:
+    """Coverage (every boundary and mutation of each parameter, once) and fuzzing phases; the
+    stateful phase needs links the schema does not declare."""
     return schemathesis.Config.from_dict(
         {
             "seed": 20261130,
@@ -119,7 +121,7 @@ def fuzz_config(made: dict[str, int], headers: dict[str, str]) -> Any:
                 for collection, pk in made.items()
             ],
             "generation": {"max-examples": EXAMPLES, "mode": "all"},
-            "phases": {"stateful": {"enabled": False}},
+            "phases": {"coverage": {"enabled": coverage}, "stateful": {"enabled": False}},
         }
     )
 
@@ -141,7 +143,9 @@ def api_schema(request: pytest.FixtureRequest, users: dict[str, Any]) -> Iterato
     # After the test client's requests above: it reconnects the signal when it is done.
     with _keep_the_test_connection():
         loaded = schemathesis.openapi.from_wsgi(
-            "/api/schema/", application, config=fuzz_config(made, headers)
+            "/api/schema/",
+            application,
+            config=fuzz_config(made, headers, coverage=request.param == "organiser"),
         )
         CALLER[0] = request.param
         yield loaded
