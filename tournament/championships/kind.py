@@ -42,6 +42,13 @@ from tournament.championships.serializers import (
     RaceResultsSchemaSerializer,
 )
 from tournament.championships.setup import ChampionshipSetupSerializer, explicit_rules
+from tournament.competitions.entry_lists import (
+    driver_names,
+    driver_payload,
+    entrant_names,
+    race_entry_payload,
+    save_drivers,
+)
 from tournament.competitions.errors import InvalidInput, ResolutionError
 from tournament.competitions.kinds import Document, GameKind, Row
 
@@ -140,40 +147,37 @@ class FormulaDKind(GameKind[Championship, Race]):
     def setup_payload(self, competition: Championship) -> Document:
         """Rule set, points, drivers, races and the rules the club chose (not the defaults)."""
         drivers = list(competition.drivers.all())
-        names = {d.pk: d.name for d in drivers}
-        everyone = [d.pk for d in drivers]
-        races = []
-        for race in competition.races.all():
-            entry: Document = {"circuit": race.circuit, "laps": race.laps}
-            if race.drivers != everyone:
-                # Races entered by everyone stay "default": a driver added later is entered too.
-                entry["drivers"] = [names[pk] for pk in race.drivers if pk in names]
-            races.append(entry)
+        names = driver_names(drivers)
+        races = [
+            {"circuit": race.circuit, "laps": race.laps, **race_entry_payload(race.drivers, names)}
+            for race in competition.races.all()
+        ]
         return {
             "rule_set": competition.rule_set,
             "points": competition.points_preset or list(competition.points),
             "drivers": [
-                {"name": d.name, "team": d.team or None, **({"build": d.build} if d.build else {})}
-                for d in drivers
+                {**driver_payload(d), **({"build": d.build} if d.build else {})} for d in drivers
             ],
             "races": races,
             "rules": explicit_rules(competition.rules, competition.rule_set),
         }
 
     def write_setup(self, competition: Championship, setup: Document) -> None:
-        drivers = Driver.objects.bulk_create(
-            Driver(
-                championship=competition,
-                order=order,
-                name=d["name"],
-                team=d.get("team") or "",
-                build=d.get("build"),
-            )
-            for order, d in enumerate(setup["drivers"], start=1)
+        ids = save_drivers(
+            Driver,
+            "championship",
+            competition,
+            (
+                Driver(
+                    championship=competition,
+                    order=order,
+                    name=d["name"],
+                    team=d.get("team") or "",
+                    build=d.get("build"),
+                )
+                for order, d in enumerate(setup["drivers"], start=1)
+            ),
         )
-        if any(d.pk is None for d in drivers):  # backends without RETURNING on bulk inserts
-            drivers = list(Driver.objects.filter(championship=competition).order_by("order"))
-        ids = {d.name: d.pk for d in drivers}
         Race.objects.bulk_create(
             Race(
                 competition=competition,
@@ -186,8 +190,7 @@ class FormulaDKind(GameKind[Championship, Race]):
         )
 
     def entrant_keys(self, competition: Championship) -> dict[int, str]:
-        # Driver names are unique within a championship (API.md).
-        return dict(competition.drivers.values_list("pk", "name"))
+        return entrant_names(competition)  # driver names are unique (API.md)
 
     def check_simulable(self, competition: Championship, event: Race) -> None:
         if event.circuit not in shipped_circuits():

@@ -8,7 +8,6 @@ the exact value to fix; the pure ``scoring.formula_d`` functions do the rule che
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -18,6 +17,12 @@ from games.formula_d import shipped_circuits
 from scoring.formula_d import build_formula_d_rules, check_laps, resolve_points
 from scoring.formula_d.rules import DEFAULT_POINTS, ZONES, FormulaDRules, default_laps
 from scoring.params import ParamError, rules_to_json
+from tournament.competitions.entry_lists import (
+    add_list_errors,
+    check_driver_names,
+    entered_names,
+    known_names,
+)
 from tournament.competitions.messages import param_message, param_messages
 from tournament.fields import CharField
 
@@ -82,20 +87,14 @@ def check_setup(data: dict[str, Any]) -> dict[str, Any]:
     except ParamError as exc:
         errors["points"] = [param_message(exc)]
 
-    drivers = data["drivers"]
+    drivers, races = data["drivers"], data["races"]
     driver_errors = _check_drivers(drivers, rules, rule_set)
-    if not 1 <= len(drivers) <= MAX_DRIVERS:
-        errors["drivers"] = [_("A championship has 1 to %(max)s drivers.") % {"max": MAX_DRIVERS}]
-    elif any(driver_errors):
-        errors["drivers"] = driver_errors
-
-    races = data["races"]
-    known = {d["name"].casefold(): d["name"] for d in drivers}
+    size = _("A championship has 1 to %(max)s drivers.")
+    add_list_errors(errors, "drivers", drivers, driver_errors, MAX_DRIVERS, size)
+    known = known_names(drivers)
     race_errors = [_check_race(race, known, rules, rule_set) for race in races]
-    if not 1 <= len(races) <= MAX_RACES:
-        errors["races"] = [_("A championship has 1 to %(max)s races.") % {"max": MAX_RACES}]
-    elif any(race_errors):
-        errors["races"] = race_errors
+    size = _("A championship has 1 to %(max)s races.")
+    add_list_errors(errors, "races", races, race_errors, MAX_RACES, size)
     if errors:
         raise serializers.ValidationError(errors)
     # The detail shows the effective table; the preset's name is kept beside it.
@@ -114,20 +113,13 @@ def check_setup(data: dict[str, Any]) -> dict[str, Any]:
 def _check_drivers(
     drivers: list[dict[str, Any]], rules: FormulaDRules, rule_set: str
 ) -> list[dict[str, list[str]]]:
-    errors: list[dict[str, list[str]]] = [{} for _ in drivers]
-    names = Counter(d["name"].strip().casefold() for d in drivers)
-    for i, driver in enumerate(drivers):
-        driver["name"] = driver["name"].strip()
-        driver["team"] = (driver.get("team") or "").strip()
-        if not driver["name"]:
-            errors[i]["name"] = [_("This field may not be blank.")]
-        elif names[driver["name"].casefold()] > 1:
-            errors[i]["name"] = [_("Driver names must be unique within a championship.")]
+    errors = check_driver_names(drivers, _("Driver names must be unique within a championship."))
+    for driver, driver_errors in zip(drivers, errors, strict=True):
         build = driver.get("build")
         if build is not None:
             problems = _check_build(build, rules, rule_set)
             if problems:
-                errors[i]["build"] = problems
+                driver_errors["build"] = problems
     return errors
 
 
@@ -195,18 +187,8 @@ def _entered_drivers(
     entered: list[str], known: dict[str, str], rules: FormulaDRules
 ) -> tuple[list[str], list[str]]:
     """The race's entry list as championship names, and what is wrong with it."""
-    problems: list[str] = []
-    names: list[str] = []
-    for name in entered:
-        found = known.get(name.strip().casefold())
-        if found is None:
-            problems.append(_("%(name)s is not a driver of this championship.") % {"name": name})
-        elif found in names:
-            problems.append(_("%(name)s is entered twice.") % {"name": found})
-        else:
-            names.append(found)
-    if not entered:
-        problems.append(_("A race needs at least one driver."))
+    unknown = _("%(name)s is not a driver of this championship.")
+    names, problems = entered_names(entered, known, unknown)
     if len(entered) > rules.max_cars:
         problems.append(
             _("At most %(max)s cars race (max_cars); %(count)s are entered.")

@@ -16,6 +16,13 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import points
 from scoring.issues import Issue
+from tournament.competitions.entry_lists import (
+    driver_names,
+    driver_payload,
+    entrant_names,
+    race_entry_payload,
+    save_drivers,
+)
 from tournament.competitions.errors import InvalidInput
 from tournament.competitions.kinds import Document, GameKind, Row
 from tournament.competitions.messages import issues_to_errors, translated
@@ -119,29 +126,27 @@ class LeagueKind(GameKind[League, Race]):
 
     def setup_payload(self, competition: League) -> Document:
         drivers = list(competition.drivers.order_by("order"))
-        names = {d.pk: d.name for d in drivers}
-        everyone = [d.pk for d in drivers]
-        races: list[Document] = []
-        for race in competition.races.order_by("number"):
-            entry: Document = {"name": race.name}
-            if race.drivers != everyone:  # races entered by everyone stay "default"
-                entry["drivers"] = [names[pk] for pk in race.drivers if pk in names]
-            races.append(entry)
+        names = driver_names(drivers)
         return {
             **{key: getattr(competition, key) for key in s.SETTINGS},
             "points": competition.points_preset or list(competition.points),
-            "drivers": [{"name": d.name, "team": d.team or None} for d in drivers],
-            "races": races,
+            "drivers": [driver_payload(d) for d in drivers],
+            "races": [
+                {"name": race.name, **race_entry_payload(race.drivers, names)}
+                for race in competition.races.order_by("number")
+            ],
         }
 
     def write_setup(self, competition: League, setup: Document) -> None:
-        drivers = Driver.objects.bulk_create(
-            Driver(league=competition, order=order, name=d["name"], team=d.get("team") or "")
-            for order, d in enumerate(setup["drivers"], start=1)
+        ids = save_drivers(
+            Driver,
+            "league",
+            competition,
+            (
+                Driver(league=competition, order=order, name=d["name"], team=d.get("team") or "")
+                for order, d in enumerate(setup["drivers"], start=1)
+            ),
         )
-        if any(d.pk is None for d in drivers):  # backends without RETURNING on bulk inserts
-            drivers = list(Driver.objects.filter(league=competition).order_by("order"))
-        ids = {d.name: d.pk for d in drivers}
         Race.objects.bulk_create(
             Race(
                 competition=competition,
@@ -153,5 +158,4 @@ class LeagueKind(GameKind[League, Race]):
         )
 
     def entrant_keys(self, competition: League) -> dict[int, str]:
-        # Driver names are unique within a league.
-        return dict(competition.drivers.values_list("pk", "name"))
+        return entrant_names(competition)  # driver names are unique within a league

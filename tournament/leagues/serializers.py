@@ -6,7 +6,6 @@ known drivers) without Formula D's: a league's settings are a points table and t
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -15,6 +14,13 @@ from rest_framework import serializers
 
 from scoring.params import ParamError
 from scoring.points import DEFAULT_LEAGUE_POINTS, points_table
+from tournament.competitions.entry_lists import (
+    Errors,
+    add_list_errors,
+    check_driver_names,
+    entered_names,
+    known_names,
+)
 from tournament.competitions.messages import param_message
 from tournament.competitions.serializers import (
     EVENT_STATE_FIELDS,
@@ -30,7 +36,6 @@ from tournament.leagues.models import Driver, League, Race
 MAX_DRIVERS, MAX_RACES = 60, 40
 SETTINGS = ("game", "points", "drop_worst", "points_finishers_only", "bonus_points")
 SETUP_FIELDS = (*SETTINGS, "drivers", "races")
-Errors = dict[str, list[str]]
 
 
 class LeagueDriverSetupSerializer(serializers.Serializer[Any]):
@@ -61,19 +66,15 @@ class LeagueSetupSerializer(serializers.Serializer[Any]):
             table = points_table(data.get("points"))
         except ParamError as exc:
             errors["points"] = [param_message(exc)]
-        counts = Counter(d["name"].strip().casefold() for d in data["drivers"])
-        driver_errors = [_check_driver(d, counts) for d in data["drivers"]]
-        known = {d["name"].casefold(): d["name"] for d in data["drivers"]}
-        race_errors = [_check_race(race, known) for race in data["races"]]
-        sizes = {
-            "drivers": (driver_errors, MAX_DRIVERS, _("A league has 1 to %(max)s drivers.")),
-            "races": (race_errors, MAX_RACES, _("A league has 1 to %(max)s races.")),
-        }
-        for key, (rows, limit, message) in sizes.items():
-            if not 1 <= len(data[key]) <= limit:
-                errors[key] = [message % {"max": limit}]
-            elif any(rows):
-                errors[key] = rows
+        drivers, races = data["drivers"], data["races"]
+        unique = _("Driver names must be unique within a league.")
+        driver_errors = check_driver_names(drivers, unique)
+        known = known_names(drivers)
+        race_errors = [_check_race(race, known) for race in races]
+        size = _("A league has 1 to %(max)s drivers.")
+        add_list_errors(errors, "drivers", drivers, driver_errors, MAX_DRIVERS, size)
+        size = _("A league has 1 to %(max)s races.")
+        add_list_errors(errors, "races", races, race_errors, MAX_RACES, size)
         if errors:
             raise serializers.ValidationError(errors)
         raw = data.get("points")
@@ -81,28 +82,14 @@ class LeagueSetupSerializer(serializers.Serializer[Any]):
         return {**data, "points": list(table), "points_preset": preset}
 
 
-def _check_driver(driver: dict[str, Any], counts: Counter[str]) -> Errors:
-    driver["name"], driver["team"] = driver["name"].strip(), (driver.get("team") or "").strip()
-    if not driver["name"]:
-        return {"name": [_("This field may not be blank.")]}
-    if counts[driver["name"].casefold()] > 1:
-        return {"name": [_("Driver names must be unique within a league.")]}
-    return {}
-
-
 def _check_race(race: dict[str, Any], known: dict[str, str]) -> Errors:
     race["name"] = race["name"].strip()
     entered = race.get("drivers")
-    race["drivers"] = list(known.values()) if entered is None else []  # default: everyone
-    problems = [_("A race needs at least one driver.")] if entered == [] else []
-    for name in entered or ():
-        found = known.get(name.strip().casefold())
-        if found is None:
-            problems.append(_("%(name)s is not a driver of this league.") % {"name": name})
-        elif found in race["drivers"]:
-            problems.append(_("%(name)s is entered twice.") % {"name": found})
-        else:
-            race["drivers"].append(found)
+    if entered is None:  # default: everyone
+        race["drivers"] = list(known.values())
+        return {}
+    unknown = _("%(name)s is not a driver of this league.")
+    race["drivers"], problems = entered_names(entered, known, unknown)
     return {"drivers": problems} if problems else {}
 
 
