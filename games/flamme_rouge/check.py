@@ -19,16 +19,15 @@ draw is checked against the deck's contents, not its order.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
-import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.checking import CheckReport, check_command
 from games.flamme_rouge.cards import (
     MUSCLE_SPRINTEUR_DECK,
     PELOTON_DECK,
@@ -63,23 +62,6 @@ from scoring.params import build_rules, rules_to_json
 
 EXHAUSTION, ATTACK = 0, 1  # card codes of the log's "cards" legend (checked below)
 PELOTON_IDS, MUSCLE_IDS = (-1, -2), (-3, -4)
-
-
-@dataclass
-class CheckReport:
-    """What a check found: counts and the violations (empty when every move is legal)."""
-
-    rounds: int = 0
-    moves: int = 0
-    checks: int = 0
-    violations: list[str] = field(default_factory=list)
-
-    def add(self, other: CheckReport) -> None:
-        """Add another report's counts and violations to this one."""
-        self.rounds += other.rounds
-        self.moves += other.moves
-        self.checks += other.checks
-        self.violations += other.violations
 
 
 @dataclass
@@ -774,20 +756,9 @@ def run(count: int, start: int = 0) -> tuple[int, CheckReport]:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m games.flamme_rouge.check --stages 5000``: check seeded stages, print totals."""
-    parser = argparse.ArgumentParser(description="Check simulated Flamme Rouge stages.")
-    parser.add_argument("--stages", type=int, default=2000)
-    parser.add_argument("--start", type=int, default=0, help="first seed")
-    args = parser.parse_args(argv)
-    began = time.process_time()
-    stages, report = run(args.stages, args.start)
-    print(
-        f"flamme rouge: {stages} stages, {report.rounds} rounds, {report.moves} moves, "
-        f"{report.checks} checks, {len(report.violations)} violations "
-        f"({time.process_time() - began:.1f} CPU s)"
+    return check_command(
+        argv, game="Flamme Rouge", moves_word="moves", default_stages=2000, run=run
     )
-    for violation in report.violations[:20]:
-        print(" ", violation)
-    return 1 if report.violations else 0
 
 
 __all__ = ["CheckReport", "check_stage", "run", "seeded_stages"]

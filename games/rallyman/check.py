@@ -18,36 +18,18 @@ checks each one; the test suite runs a few hundred.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.checking import CheckReport, check_command
 from games.rallyman.layout import SAMPLE_STAGES, load_layout
 from games.rallyman.simulate import CarEntry, simulate_stage
 from games.rallyman.track import CORNER, DRIFTING, FINISH, SHORTCUT, Track, build_track
 from scoring.rally.rules import RallyRules, Weights, parse_rules
-
-
-@dataclass
-class CheckReport:
-    """What a check found: counts and the violations (empty when every turn is legal)."""
-
-    rounds: int = 0
-    moves: int = 0  # turns
-    checks: int = 0
-    violations: list[str] = field(default_factory=list)
-
-    def add(self, other: CheckReport) -> None:
-        """Add another report's counts and violations to this one."""
-        self.rounds += other.rounds
-        self.moves += other.moves
-        self.checks += other.checks
-        self.violations += other.violations
 
 
 @dataclass
@@ -677,20 +659,7 @@ def run(count: int, start: int = 0) -> tuple[int, CheckReport]:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m games.rallyman.check --stages 3000``: check seeded stages, print totals."""
-    parser = argparse.ArgumentParser(description="Check simulated Rallyman stages.")
-    parser.add_argument("--stages", type=int, default=1000)
-    parser.add_argument("--start", type=int, default=0, help="first seed")
-    args = parser.parse_args(argv)
-    began = time.process_time()
-    stages, report = run(args.stages, args.start)
-    print(
-        f"rallyman: {stages} stages, {report.rounds} rounds, {report.moves} turns, "
-        f"{report.checks} checks, {len(report.violations)} violations "
-        f"({time.process_time() - began:.1f} CPU s)"
-    )
-    for violation in report.violations[:20]:
-        print(" ", violation)
-    return 1 if report.violations else 0
+    return check_command(argv, game="Rallyman", moves_word="turns", default_stages=1000, run=run)
 
 
 __all__ = ["CheckReport", "check_stage", "run", "seeded_stages"]
