@@ -35,6 +35,13 @@ def test_organiser_sees_only_own_clubs_tours(users, tour, clients):
     assert client.get(f"/admin/tours/tour/{tour['id']}/change/").status_code == 200
 
 
+def test_each_stage_of_the_tour_page_links_to_its_results_form(users, tour):
+    client = _login(users, "organiser")
+    page = client.get(f"/admin/tours/tour/{tour['id']}/change/").content.decode()
+    for stage in Stage.objects.filter(competition_id=tour["id"]):
+        assert f'href="/admin/tours/stage/{stage.pk}/results/"' in page
+
+
 def test_scorekeeper_without_staff_cannot_use_admin(users):
     client = Client()
     assert client.login(username="scorekeeper", password=PASSWORD)

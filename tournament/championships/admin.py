@@ -12,8 +12,6 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
-from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from tournament.championships.forms import RESULTS, DriverRowFormSet, initial_rows
@@ -25,6 +23,7 @@ from tournament.championships.models import (
 from tournament.competitions.admin_base import (
     ClubScopedAdmin,
     EventAdminMixin,
+    EventSetupInline,
     PointsStandings,
     SetupAdmin,
     SetupInline,
@@ -58,7 +57,7 @@ class RaceInlineForm(forms.ModelForm):
         fields = ["number", "circuit", "laps", "drivers"]
 
 
-class RaceInline(SetupInline, admin.TabularInline):
+class RaceInline(EventSetupInline, admin.TabularInline):
     model = Race
     form = RaceInlineForm
     setup_key = "races"
@@ -75,13 +74,6 @@ class RaceInline(SetupInline, admin.TabularInline):
             "laps": data.get("laps"),
             "drivers": data.get("drivers"),
         }
-
-    @admin.display(description=_("results"))
-    def results_link(self, race: Race) -> str:
-        if not race.pk:
-            return ""
-        url = reverse("admin:championships_race_results", args=[race.pk])
-        return format_html('<a href="{}">{}</a>', url, _("enter results"))
 
 
 @admin.register(Championship)

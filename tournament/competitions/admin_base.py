@@ -311,6 +311,22 @@ class SetupInline(ScopedInline):
         return super().has_delete_permission(request, obj) and not setup_locked(obj)
 
 
+class EventSetupInline(SetupInline):
+    """A set-up inline of a competition's events: each saved row links to its results form.
+
+    List ``"results_link"`` in ``fields`` and ``readonly_fields``; the link is the event
+    admin's ``<app>_<model>_results`` page (``EventAdminMixin``).
+    """
+
+    @admin.display(description=_("results"))
+    def results_link(self, event: Any) -> str:
+        if not event.pk:
+            return ""
+        meta = event._meta
+        url = reverse(f"admin:{meta.app_label}_{meta.model_name}_results", args=[event.pk])
+        return format_html('<a href="{}">{}</a>', url, _("enter results"))
+
+
 class SetupFormSet(BaseInlineFormSet):
     """The formset of a :class:`SetupInline`: joins its page's set-up check."""
 

@@ -12,13 +12,12 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
-from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from tournament.competitions.admin_base import (
     ClubScopedAdmin,
     EventAdminMixin,
+    EventSetupInline,
     PointsStandings,
     SetupAdmin,
     SetupInline,
@@ -60,7 +59,7 @@ class RaceInlineForm(forms.ModelForm):
                 self.fields["entered"].initial = ", ".join(names.get(pk, "") for pk in race.drivers)
 
 
-class RaceInline(SetupInline, admin.TabularInline):
+class RaceInline(EventSetupInline, admin.TabularInline):
     model = Race
     form = RaceInlineForm
     setup_key = "races"
@@ -80,13 +79,6 @@ class RaceInline(SetupInline, admin.TabularInline):
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         # Once results exist the entry lists are shown by the race pages, not edited here.
         return [f for f in self.fields if f != "entered"] if setup_locked(obj) else self.fields
-
-    @admin.display(description=_("results"))
-    def results_link(self, race: Race) -> str:
-        if not race.pk:
-            return ""
-        url = reverse("admin:leagues_race_results", args=[race.pk])
-        return format_html('<a href="{}">{}</a>', url, _("enter results"))
 
 
 @admin.register(League)

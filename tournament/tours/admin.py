@@ -13,8 +13,6 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
-from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from games.flamme_rouge.track import CourseError, parse_course
@@ -23,6 +21,7 @@ from scoring.grand_tour import specialist_order
 from tournament.competitions.admin_base import (
     ClubScopedAdmin,
     EventAdminMixin,
+    EventSetupInline,
     SetupAdmin,
     SetupInline,
 )
@@ -66,7 +65,7 @@ class StageInlineForm(forms.ModelForm):
         return data
 
 
-class StageInline(SetupInline, admin.TabularInline):
+class StageInline(EventSetupInline, admin.TabularInline):
     model = Stage
     form = StageInlineForm
     setup_key = "stages"
@@ -96,13 +95,6 @@ class StageInline(SetupInline, admin.TabularInline):
             # Not a key of the create request's stage: TourAdmin turns it into rest_days_after.
             "rest_day_after": bool(data.get("rest_day_after")),
         }
-
-    @admin.display(description=_("results"))
-    def results_link(self, stage: Stage) -> str:
-        if not stage.pk:
-            return ""
-        url = reverse("admin:tours_stage_results", args=[stage.pk])
-        return format_html('<a href="{}">{}</a>', url, _("enter results"))
 
 
 def _specialist_field() -> forms.ChoiceField:
