@@ -16,6 +16,7 @@ from typing import Any
 from scoring.formula_d.rules import ZONES, FormulaDRules
 from scoring.formula_d.standings import RaceEntry
 from scoring.issues import Issue, by_row
+from scoring.points.validation import check_drivers, check_position_numbers
 
 FIELDS = ("driver", "position", "status", "laps", "elimination_order", "wp_left", "pole")
 REQUIRED = ("driver", "position", "status", "laps")
@@ -57,7 +58,7 @@ def validate_race_results(
             add(i, None, "not_object", "Each entry must be an object.")
         elif _row_shape_ok(i, row, add):
             good.append((i, dict(row)))
-    _check_drivers(good, entered, known, add)
+    check_drivers(good, entered, known, add, competition="championship", first_row=True)
     _check_positions(good, n, add)
     _check_laps(good, laps, add)
     _check_elimination(good, add)
@@ -104,40 +105,8 @@ def _row_shape_ok(i: int, row: Mapping[str, Any], add: Any) -> bool:
     return ok
 
 
-def _check_drivers(
-    good: list[tuple[int, dict[str, Any]]], entered: list[int], known: set[int], add: Any
-) -> None:
-    seen: dict[int, int] = {}
-    for i, row in good:
-        d = row["driver"]
-        if d not in known:
-            add(i, "driver", "unknown_driver", f"Driver {d} is not in the championship.", driver=d)
-        elif d not in entered:
-            add(i, "driver", "not_entered", f"Driver {d} is not entered in this race.", driver=d)
-        elif d in seen:
-            add(
-                i,
-                "driver",
-                "duplicate_driver",
-                f"Driver {d} is listed twice.",
-                driver=d,
-                first_row=seen[d],
-            )
-        else:
-            seen[d] = i
-    for d in entered:
-        if d not in seen:
-            add(None, "driver", "missing_driver", f"Entered driver {d} has no entry.", driver=d)
-
-
 def _check_positions(good: list[tuple[int, dict[str, Any]]], n: int, add: Any) -> None:
-    counts = Counter(row["position"] for _, row in good)
-    for i, row in good:
-        p = row["position"]
-        if not 1 <= p <= n:
-            add(i, "position", "position_range", f"position must be between 1 and {n}.", limit=n)
-        elif counts[p] > 1:
-            add(i, "position", "duplicate_position", f"Position {p} is given twice.", position=p)
+    check_position_numbers(good, n, add)
     # Finishers first (FD-41): no eliminated car ahead of a finisher.
     ranked = sorted(good, key=lambda item: item[1]["position"])
     seen_out = False

@@ -46,7 +46,7 @@ def validate_finishing_order(
             add(i, None, "not_object", "Each entry must be an object.")
         elif _check_row(i, row, bonus_allowed, add):
             good.append((i, row))
-    _check_drivers(good, list(entered), set(known), add)
+    check_drivers(good, list(entered), set(known), add)
     _check_positions(good, len(entered), add)
     return by_row(issues)
 
@@ -77,18 +77,33 @@ def _check_row(i: int, row: Mapping[str, Any], bonus_allowed: bool, add: Any) ->
     return readable
 
 
-def _check_drivers(
-    good: list[tuple[int, Mapping[str, Any]]], entered: list[int], known: set[int], add: Any
+Rows = Sequence[tuple[int, Mapping[str, Any]]]
+
+
+def check_drivers(
+    good: Rows,
+    entered: Sequence[int],
+    known: set[int],
+    add: Any,
+    *,
+    competition: str = "league",
+    first_row: bool = False,
 ) -> None:
+    """Every readable row's driver is known, entered and listed once; every entrant is listed.
+
+    ``competition`` names what the driver must belong to in the message ("league",
+    "championship"); with ``first_row`` a duplicate's issue also gives the row listing it first.
+    """
     seen: dict[int, int] = {}
     for i, row in good:
         d = row["driver"]
         if d not in known:
-            add(i, "driver", "unknown_driver", f"Driver {d} is not in the league.", driver=d)
+            add(i, "driver", "unknown_driver", f"Driver {d} is not in the {competition}.", driver=d)
         elif d not in entered:
             add(i, "driver", "not_entered", f"Driver {d} is not entered in this race.", driver=d)
         elif d in seen:
-            add(i, "driver", "duplicate_driver", f"Driver {d} is listed twice.", driver=d)
+            where = {"first_row": seen[d]} if first_row else {}
+            add(i, "driver", "duplicate_driver", f"Driver {d} is listed twice.", driver=d, **where)
         else:
             seen[d] = i
     for d in entered:
@@ -96,7 +111,8 @@ def _check_drivers(
             add(None, "driver", "missing_driver", f"Entered driver {d} has no entry.", driver=d)
 
 
-def _check_positions(good: list[tuple[int, Mapping[str, Any]]], n: int, add: Any) -> None:
+def check_position_numbers(good: Rows, n: int, add: Any) -> None:
+    """Every readable row's position is one of 1..``n`` and given once."""
     counts = Counter(row["position"] for _, row in good)
     for i, row in good:
         p = row["position"]
@@ -104,6 +120,10 @@ def _check_positions(good: list[tuple[int, Mapping[str, Any]]], n: int, add: Any
             add(i, "position", "position_range", f"position must be between 1 and {n}.", limit=n)
         elif counts[p] > 1:
             add(i, "position", "duplicate_position", f"Position {p} is given twice.", position=p)
+
+
+def _check_positions(good: Rows, n: int, add: Any) -> None:
+    check_position_numbers(good, n, add)
     # Every dnf after every finisher: a finisher ranked behind a dnf is the row to fix.
     first_dnf = min((row["position"] for _, row in good if row["status"] == DNF), default=None)
     for i, row in good:
