@@ -22,6 +22,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench._common import plackett_luce_races
 from scoring.forecast.montecarlo import simulate
 from scoring.forecast.points import (
     PointsChampionship,
@@ -33,28 +34,7 @@ from scoring.forecast.points import (
     points_statuses,
 )
 from scoring.forecast.strengths import fit_plackett_luce
-from scoring.points import Entrant, Finish, Race, Scale
-
-
-def generate(
-    rng: np.random.Generator, strengths: np.ndarray, races: int, dnf_rate: float = 0.1
-) -> list[Race]:
-    """Races from a Plackett–Luce generator: each car a non-finisher with ``dnf_rate``."""
-    out = []
-    n = len(strengths)
-    for k in range(races):
-        order = np.argsort(-(strengths + rng.gumbel(size=n)), kind="stable")
-        dnf = int(rng.binomial(n, dnf_rate))
-        out.append(
-            Race(
-                k + 1,
-                tuple(
-                    Finish(int(d) + 1, p + 1, "finished" if p < n - dnf else "eliminated")
-                    for p, d in enumerate(order)
-                ),
-            )
-        )
-    return out
+from scoring.points import Entrant, Scale
 
 
 def championship(
@@ -66,7 +46,7 @@ def championship(
         Entrant(i + 1, f"Driver {i + 1}", f"Team {i // 2 + 1}" if teams else None)
         for i in range(12)
     )
-    races = generate(rng, strengths, played)
+    races = plackett_luce_races(rng, strengths, played)
     scale = Scale((25, 18, 15, 12, 10, 8, 6, 4, 2, 1), finishers_only, drop_worst=1)
     return PointsChampionship(entrants, tuple(races), scale, total_races=10)
 

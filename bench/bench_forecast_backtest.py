@@ -28,6 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench._common import plackett_luce_races
 from scoring.forecast.montecarlo import simulate
 from scoring.forecast.points import (
     PointsChampionship,
@@ -48,29 +49,11 @@ from scoring.forecast.rally import (
     simulated_rally,
 )
 from scoring.forecast.strengths import fit_plackett_luce
-from scoring.points import Entrant, Finish, Race, Scale
+from scoring.points import Entrant, Scale
 from scoring.rally.championship import ChampionshipSettings, normalize_name
 from scoring.rally.standings import RallyStandings
 
 SCALE = Scale((10, 8, 6, 5, 4, 3, 2, 1), finishers_only=True, drop_worst=0)
-
-
-def generate(rng: np.random.Generator, strengths: np.ndarray, races: int) -> list[Race]:
-    n = len(strengths)
-    out = []
-    for k in range(races):
-        order = np.argsort(-(strengths + rng.gumbel(size=n)), kind="stable")
-        dnf = int(rng.binomial(n, 0.1))
-        out.append(
-            Race(
-                k + 1,
-                tuple(
-                    Finish(int(d) + 1, p + 1, "finished" if p < n - dnf else "eliminated")
-                    for p, d in enumerate(order)
-                ),
-            )
-        )
-    return out
 
 
 RALLY = ChampionshipSettings(points="wrc-2010", power_stage=True)
@@ -106,7 +89,7 @@ def points_case(
     """The champion's index and, per cut, (forecast odds, leader's index) of a championship."""
     n = len(strengths)
     entrants = tuple(Entrant(i + 1, f"D{i + 1}") for i in range(n))
-    races = generate(rng, strengths, total)
+    races = plackett_luce_races(rng, strengths, total)
     full = PointsChampionship(entrants, tuple(races), SCALE, total)
     champion = full.standings().drivers[0].driver - 1
     out = []

@@ -20,17 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._common import FORMULA_D_CONFIGS
 from games.formula_d import Entrant, load_circuit, simulate_race
 from games.formula_d.check import Totals, check_replay
 from scoring.formula_d.rules import build_formula_d_rules
 from scoring.rng import derive_rng
-
-CONFIGS: dict[str, tuple[str, dict[str, object]]] = {
-    "basic": ("basic", {}),
-    "street": ("basic", {"street_rules": True}),
-    "advanced": ("advanced", {}),
-    "weather": ("advanced", {"tyres": True, "weather": True}),
-}
 
 
 def main() -> int:
@@ -38,13 +32,13 @@ def main() -> int:
     parser.add_argument("--races", type=int, default=350)
     parser.add_argument("--seed", type=int, default=20240)
     parser.add_argument("--laps", type=int, default=2)
-    parser.add_argument("--rule-sets", default=",".join(CONFIGS))
+    parser.add_argument("--rule-sets", default=",".join(FORMULA_D_CONFIGS))
     args = parser.parse_args()
     circuit = load_circuit("monaco")
     entrants = [Entrant(i + 1, f"Driver {i + 1}") for i in range(10)]
     grand = Totals()
     for name in args.rule_sets.split(","):
-        rule_set, data = CONFIGS[name]
+        rule_set, data = FORMULA_D_CONFIGS[name]
         rules = build_formula_d_rules(data, rule_set)[0]
         totals = Totals()
         simulated = checked = 0.0

@@ -20,23 +20,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._common import FORMULA_D_CONFIGS
 from games.formula_d import Entrant, simulate_race
 from scoring.formula_d.rules import build_formula_d_rules
 from scoring.rng import derive_rng
 
-CONFIGS: dict[str, tuple[str, dict[str, object]]] = {
-    "basic": ("basic", {}),
-    "street": ("basic", {"street_rules": True}),
-    "advanced": ("advanced", {}),
-    "weather": ("advanced", {"tyres": True, "weather": True}),
-}
 SEED = 20240
 
 
 def fingerprints(races: int) -> list[str]:
     entrants = [Entrant(i + 1, f"Driver {i + 1}") for i in range(10)]
     lines: list[str] = []
-    for name, (rule_set, data) in CONFIGS.items():
+    for name, (rule_set, data) in FORMULA_D_CONFIGS.items():
         rules = build_formula_d_rules(data, rule_set)[0]
         for laps in (2, 1):
             for number in range(1, races + 1):
