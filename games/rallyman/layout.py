@@ -32,9 +32,10 @@ element (``tiles[1].pieces[2].inside[0]``).
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, TypeGuard
 
 from games.rallyman.errors import RallymanError
 from scoring.rally.rules import DANGER_LEVELS
@@ -155,6 +156,16 @@ class _Checker:
             return None
         return value
 
+    def choice(
+        self, value: Any, path: str, code: str, label: str, choices: Collection[str]
+    ) -> TypeGuard[str]:
+        """Whether ``value`` is one of ``choices``; reports ``code`` at ``path`` when it is not."""
+        if value in choices:
+            return True
+        message = f"{label} must be one of: {', '.join(choices)}."
+        self.add(path, code, message, choices=list(choices))
+        return False
+
     def text(self, value: Any, path: str, *, required: bool = True) -> str | None:
         if not isinstance(value, str) or (required and not value.strip()):
             self.add(
@@ -232,13 +243,7 @@ def _feature(
     if data is None:
         return None
     lane = data.get("lane")
-    if lane not in lanes:
-        c.add(
-            _join(fpath, "lane"),
-            "bad_lane",
-            "Lane must be one of: " + ", ".join(lanes) + ".",
-            choices=list(lanes),
-        )
+    if not c.choice(lane, _join(fpath, "lane"), "bad_lane", "Lane", lanes):
         return None
     lane = str(lane)
     count = len(piece.inside if lane == "inside" else piece.outside) if corner else piece.rows
@@ -280,13 +285,7 @@ def _piece(c: _Checker, raw: Any, path: str) -> Piece | None:
         c.add(path, "not_object", "Expected an object.")
         return None
     kind = raw.get("kind")
-    if kind not in _PIECE_KEYS:
-        c.add(
-            _join(path, "kind"),
-            "bad_kind",
-            "kind must be one of: " + ", ".join(_PIECE_KEYS) + ".",
-            choices=list(_PIECE_KEYS),
-        )
+    if not c.choice(kind, _join(path, "kind"), "bad_kind", "kind", _PIECE_KEYS):
         return None
     data = c.obj(raw, path, _PIECE_KEYS[kind])
     if data is None:
@@ -395,13 +394,7 @@ def _tile(
         c.add(_join(tpath, "name"), "duplicate_tile", f"Tile name {tname!r} is used twice.")
     names.add(tname)
     danger = tile.get("danger", "none")
-    if danger not in DANGER_LEVELS:
-        c.add(
-            _join(tpath, "danger"),
-            "bad_danger",
-            "danger must be one of: " + ", ".join(DANGER_LEVELS) + ".",
-            choices=list(DANGER_LEVELS),
-        )
+    if not c.choice(danger, _join(tpath, "danger"), "bad_danger", "danger", DANGER_LEVELS):
         danger = "none"
     raw_pieces = tile.get("pieces")
     if not isinstance(raw_pieces, list) or not raw_pieces:
