@@ -16,7 +16,7 @@ from typing import Any
 from scoring.formula_d.rules import ZONES, FormulaDRules
 from scoring.formula_d.standings import RaceEntry
 from scoring.issues import Issue, by_row
-from scoring.points.validation import check_drivers, check_position_numbers
+from scoring.points.validation import Rows, check_drivers, check_position_numbers, readable_rows
 
 FIELDS = ("driver", "position", "status", "laps", "elimination_order", "wp_left", "pole")
 REQUIRED = ("driver", "position", "status", "laps")
@@ -46,18 +46,12 @@ def validate_race_results(
     def add(row: int | None, fld: str | None, code: str, message: str, **params: Any) -> None:
         issues.append(Issue(code=code, message=message, index=row, field=fld, params=params))
 
-    if not isinstance(rows, (list, tuple)):
-        add(None, None, "not_list", "Results must be a list of entries.")
+    good = readable_rows(rows, add, lambda i, row: _row_shape_ok(i, row, add))
+    if good is None:
         return issues
     entered = list(race_drivers)
     known = set(championship_drivers)
     n = len(rows)
-    good: list[tuple[int, dict[str, Any]]] = []
-    for i, row in enumerate(rows):
-        if not isinstance(row, Mapping):
-            add(i, None, "not_object", "Each entry must be an object.")
-        elif _row_shape_ok(i, row, add):
-            good.append((i, dict(row)))
     check_drivers(good, entered, known, add, competition="championship", first_row=True)
     _check_positions(good, n, add)
     _check_laps(good, laps, add)
@@ -105,7 +99,7 @@ def _row_shape_ok(i: int, row: Mapping[str, Any], add: Any) -> bool:
     return ok
 
 
-def _check_positions(good: list[tuple[int, dict[str, Any]]], n: int, add: Any) -> None:
+def _check_positions(good: Rows, n: int, add: Any) -> None:
     check_position_numbers(good, n, add)
     # Finishers first (FD-41): no eliminated car ahead of a finisher.
     ranked = sorted(good, key=lambda item: item[1]["position"])
@@ -122,7 +116,7 @@ def _check_positions(good: list[tuple[int, dict[str, Any]]], n: int, add: Any) -
             )
 
 
-def _check_laps(good: list[tuple[int, dict[str, Any]]], laps: int, add: Any) -> None:
+def _check_laps(good: Rows, laps: int, add: Any) -> None:
     for i, row in good:
         value = row["laps"]
         if value > laps:
@@ -139,7 +133,7 @@ def _check_laps(good: list[tuple[int, dict[str, Any]]], laps: int, add: Any) -> 
             )
 
 
-def _check_elimination(good: list[tuple[int, dict[str, Any]]], add: Any) -> None:
+def _check_elimination(good: Rows, add: Any) -> None:
     out = [(i, row) for i, row in good if row["status"] == "eliminated"]
     e = len(out)
     for i, row in good:
@@ -174,7 +168,7 @@ def _check_elimination(good: list[tuple[int, dict[str, Any]]], add: Any) -> None
     _check_fd41_order(out, add)
 
 
-def _check_fd41_order(out: list[tuple[int, dict[str, Any]]], add: Any) -> None:
+def _check_fd41_order(out: Rows, add: Any) -> None:
     """FD-41: eliminated cars rank by laps completed, then the later eliminated first."""
     ranked = sorted(out, key=lambda item: item[1]["position"])
     for (_, a), (j, b) in itertools.pairwise(ranked):
@@ -197,7 +191,7 @@ def _check_fd41_order(out: list[tuple[int, dict[str, Any]]], add: Any) -> None:
 
 
 def _check_wp(
-    good: list[tuple[int, dict[str, Any]]],
+    good: Rows,
     rules: FormulaDRules,
     rule_set: str,
     builds: Mapping[int, Mapping[str, int]],

@@ -11,7 +11,7 @@ translates it); :func:`parse_finishes` turns valid rows into
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from scoring.bounds import MAX_POINTS
@@ -37,15 +37,9 @@ def validate_finishing_order(
     def add(row: int | None, fld: str | None, code: str, message: str, **params: Any) -> None:
         issues.append(Issue(code=code, message=message, index=row, field=fld, params=params))
 
-    if not isinstance(rows, (list, tuple)):
-        add(None, None, "not_list", "Results must be a list of entries.")
+    good = readable_rows(rows, add, lambda i, row: _check_row(i, row, bonus_allowed, add))
+    if good is None:
         return issues
-    good: list[tuple[int, Mapping[str, Any]]] = []
-    for i, row in enumerate(rows):
-        if not isinstance(row, Mapping):
-            add(i, None, "not_object", "Each entry must be an object.")
-        elif _check_row(i, row, bonus_allowed, add):
-            good.append((i, row))
     check_drivers(good, list(entered), set(known), add)
     _check_positions(good, len(entered), add)
     return by_row(issues)
@@ -78,6 +72,23 @@ def _check_row(i: int, row: Mapping[str, Any], bonus_allowed: bool, add: Any) ->
 
 
 Rows = Sequence[tuple[int, Mapping[str, Any]]]
+
+
+def readable_rows(
+    rows: Any, add: Any, readable: Callable[[int, Mapping[str, Any]], bool]
+) -> list[tuple[int, Mapping[str, Any]]] | None:
+    """The (index, row) pairs of the objects in ``rows`` that ``readable`` accepts (it reports
+    each row's own problems); None, reported, when ``rows`` is not a list."""
+    if not isinstance(rows, (list, tuple)):
+        add(None, None, "not_list", "Results must be a list of entries.")
+        return None
+    good: list[tuple[int, Mapping[str, Any]]] = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, Mapping):
+            add(i, None, "not_object", "Each entry must be an object.")
+        elif readable(i, row):
+            good.append((i, row))
+    return good
 
 
 def check_drivers(
