@@ -13,7 +13,6 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.championships.models import Race
 from tournament.competitions.forms import ResultsForm
-from tournament.competitions.models import Event
 from tournament.fields import FormIntegerField
 
 ROW_FIELDS = ("position", "status", "laps", "elimination_order", "wp_left", "pole")
@@ -75,8 +74,3 @@ def api_row(data: dict[str, Any]) -> dict[str, Any]:
 
 
 RESULTS = ResultsForm(kind="championship", row_fields=ROW_FIELDS, row=api_row)
-
-
-def submit_formset(formset: Any, *, race: Race, user: Any, version: int | None) -> Event | None:
-    """Submit valid rows through the service; put its errors on the formset. None on error."""
-    return RESULTS.submit(formset, event=race, user=user, version=version)

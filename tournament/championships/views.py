@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from scoring.formula_d import parse_race_results
-from tournament.championships.forms import DriverRowFormSet, initial_rows, submit_formset
+from tournament.championships.forms import RESULTS, DriverRowFormSet, initial_rows
 from tournament.championships.models import Championship, Driver, Race
 from tournament.competitions.forms import named_rows
 from tournament.competitions.kinds import AnyKind, get_kind
@@ -170,7 +170,7 @@ def race_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if request.method == "POST":
         formset = DriverRowFormSet(request.POST)
         version = pages.form_version(request, race.version)
-        stored = submit_formset(formset, race=race, user=request.user, version=version)
+        stored = RESULTS.submit(formset, event=race, user=request.user, version=version)
         if stored is not None:
             pages.results_stored(request, race, _("Results stored; the race is being resolved."))
             return HttpResponseRedirect(_race_url(champ, race.number))

@@ -12,7 +12,6 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.competitions.forms import ResultsForm
-from tournament.competitions.models import Event
 from tournament.fields import FormIntegerField
 from tournament.tours.models import Stage
 
@@ -67,8 +66,3 @@ def api_row(data: dict[str, Any]) -> dict[str, Any]:
 
 
 RESULTS = ResultsForm(kind="tour", row_fields=ROW_FIELDS, row=api_row)
-
-
-def submit_formset(formset: Any, *, stage: Stage, user: Any, version: int | None) -> Event | None:
-    """Submit valid rows through the service; put its errors on the formset. None on error."""
-    return RESULTS.submit(formset, event=stage, user=user, version=version)

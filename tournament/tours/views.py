@@ -24,7 +24,7 @@ from scoring.grand_tour.validation import timing_values
 from tournament.competitions import simulation
 from tournament.competitions.kinds import AnyKind, get_kind
 from tournament.competitions.models import Status
-from tournament.tours.forms import RiderRowFormSet, initial_rows, submit_formset
+from tournament.tours.forms import RESULTS, RiderRowFormSet, initial_rows
 from tournament.tours.loading import gt_rules
 from tournament.tours.models import Stage, StageResultVersion, Tour
 from tournament.tours.pages import (
@@ -334,7 +334,7 @@ def stage_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if request.method == "POST":
         formset = RiderRowFormSet(request.POST)
         version = pages.form_version(request, stage.version)
-        if submit_formset(formset, stage=stage, user=request.user, version=version):
+        if RESULTS.submit(formset, event=stage, user=request.user, version=version):
             pages.results_stored(request, stage, _("Results stored; the stage is being resolved."))
             return HttpResponseRedirect(PAGES.event_url(tour.pk, stage.number))
     else:
