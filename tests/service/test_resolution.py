@@ -250,3 +250,31 @@ def test_a_submission_after_the_request_supersedes_it(db_tour, tour, users):
     stage.refresh_from_db()
     assert (stage.version, stage.source) == (1, "submitted")
     assert stage.simulation_requested_at is None  # forgotten: nothing left for the sweeper
+
+
+def test_standings_changes_are_announced_after_commit_with_a_rising_version(
+    db_tour, tour, users, django_capture_on_commit_callbacks
+):
+    from tournament.competitions.signals import standings_changed
+
+    seen = []
+
+    def receiver(sender, change, **kwargs):
+        seen.append(change)
+
+    standings_changed.connect(receiver)
+    try:
+        one = _submit(db_tour, tour, 1, user=users["scorekeeper"])
+        with django_capture_on_commit_callbacks(execute=True):
+            services.resolve_event(kind=KIND, event_id=one.pk)
+        assert [(c.kind, c.version, c.after, c.outcome) for c in seen] == [
+            ("tour", 1, 1, "resolved")
+        ]
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            _submit(db_tour, tour, 1, order=[2, 3, 4, 5, 0, 1], user=users["scorekeeper"])
+        [c.__call__() for c in callbacks if "send" in getattr(c, "__qualname__", "")]
+        assert [(c.version, c.after, c.outcome) for c in seen[1:]] == [(2, None, "corrected")]
+    finally:
+        standings_changed.disconnect(receiver)
+    db_tour.refresh_from_db()
+    assert db_tour.standings_version == 2

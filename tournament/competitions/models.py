@@ -83,6 +83,11 @@ class Competition(models.Model):
     standings_through = models.PositiveSmallIntegerField(
         _("standings through"), null=True, blank=True, editable=False
     )
+    # Increases with every change of the standings (a resolution, a failure, a correction that
+    # withdraws snapshots): live updates and forecasts are keyed by it (API.md, "Live updates").
+    standings_version = models.PositiveIntegerField(
+        _("standings version"), default=0, editable=False
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     created_by = user_link(_("created by"))
@@ -101,6 +106,13 @@ class Competition(models.Model):
         if self.standings_through != through:
             self.standings_through = through
             type(self)._default_manager.filter(pk=self.pk).update(standings_through=through)
+
+    def bump_standings_version(self) -> int:
+        """Add 1 to ``standings_version`` in the row (inside the caller's transaction)."""
+        manager = type(self)._default_manager
+        manager.filter(pk=self.pk).update(standings_version=models.F("standings_version") + 1)
+        self.standings_version = manager.values_list("standings_version", flat=True).get(pk=self.pk)
+        return self.standings_version
 
 
 class EventQuerySet(models.QuerySet[Any]):
@@ -186,6 +198,8 @@ class Event(models.Model):
 
     number = models.PositiveSmallIntegerField(_("number"))
     name = models.CharField(_("name"), max_length=160, blank=True)
+    # When the event is (or was) played; not set-up, so organisers change it at any time.
+    date = models.DateTimeField(_("date"), null=True, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PLANNED
     )

@@ -28,6 +28,7 @@ from tournament.competitions.errors import (
 )
 from tournament.competitions.kinds import AnyKind, C, Document, E, GameKind, Row
 from tournament.competitions.models import AuditAction, Competition, Event, Source, Status
+from tournament.competitions.signals import StandingsChange, standings_changed
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -57,6 +58,23 @@ def _standings_through(events: Sequence[Event]) -> int | None:
 
 def _save_progress(competition: Competition, events: Sequence[Event]) -> None:
     competition.set_standings_through(_standings_through(events))
+
+
+def _announce(kind: AnyKind, competition: Competition, event_number: int, outcome: str) -> None:
+    """Bump the standings version and send ``standings_changed`` once the transaction commits."""
+    change = StandingsChange(
+        kind=kind.label,
+        competition_id=competition.pk,
+        version=competition.bump_standings_version(),
+        after=competition.standings_through,
+        event_number=event_number,
+        outcome=outcome,
+    )
+
+    def send() -> None:
+        standings_changed.send_robust(sender=kind.label, change=change)
+
+    transaction.on_commit(send)
 
 
 def _user_or_none(by: Actor) -> User | None:
@@ -166,7 +184,10 @@ def submit_results(
             by=by,
         )
         # A correction invalidates this event's standings and every later one's until resolved.
+        through_before = competition.standings_through
         _save_progress(competition, events)
+        if competition.standings_through != through_before:
+            _announce(kind, competition, number, "corrected")
         queue_resolution(kind, event.pk)
     return event
 
@@ -330,6 +351,7 @@ def resolve_event(*, kind: AnyKind, event_id: int) -> str:
         target.status = Status.RESOLVED
         outcome = _recompute_from(kind, competition, events, index, now)
         _save_progress(competition, events)
+        _announce(kind, competition, target.number, outcome)
     return outcome
 
 
@@ -440,6 +462,7 @@ def fail_event(*, kind: AnyKind, event_id: int, message: str) -> None:
             return
         target.mark_failed(message)
         _save_progress(competition, events)
+        _announce(kind, competition, target.number, "failed")
 
 
 def pending_events(kind: AnyKind, older_than: datetime) -> list[int]:
