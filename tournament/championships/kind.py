@@ -51,6 +51,7 @@ from tournament.competitions.entry_lists import (
 )
 from tournament.competitions.errors import InvalidInput, ResolutionError
 from tournament.competitions.kinds import Document, GameKind, Row
+from tournament.competitions.serializers import event_date
 
 #: Result fields in the order they are stored (``driver`` first: corrections diff by it).
 ROW_FIELDS = ("driver", "position", "status", "laps", "elimination_order", "wp_left", "pole")
@@ -149,7 +150,12 @@ class FormulaDKind(GameKind[Championship, Race]):
         drivers = list(competition.drivers.all())
         names = driver_names(drivers)
         races = [
-            {"circuit": race.circuit, "laps": race.laps, **race_entry_payload(race.drivers, names)}
+            {
+                "circuit": race.circuit,
+                "laps": race.laps,
+                **race_entry_payload(race.drivers, names),
+                **({"date": event_date(race.date)} if race.date else {}),
+            }
             for race in competition.races.all()
         ]
         return {
@@ -185,6 +191,7 @@ class FormulaDKind(GameKind[Championship, Race]):
                 circuit=race["circuit"],
                 laps=race["laps"],
                 drivers=[ids[name] for name in race["drivers"]],
+                date=race.get("date"),
             )
             for number, race in enumerate(setup["races"], start=1)
         )

@@ -17,6 +17,7 @@ from tournament.competitions.serializers import (
     RowsAsSentSerializer,
     SeededCreateRequestSerializer,
     competition_fields,
+    event_date,
 )
 from tournament.fields import BooleanField, CharField, IntegerField
 
@@ -54,6 +55,7 @@ def race_summary(race: Race, names: dict[int, str]) -> dict[str, Any]:
         "driver_ids": list(race.drivers),
         "status": race.status,
         "version": race.version,
+        "date": event_date(race.date),
     }
 
 
@@ -126,7 +128,7 @@ class RaceDetailSerializer(NamedDriversEventSerializer):
 
     class Meta:
         model = Race
-        fields = ["number", "circuit", "laps", "drivers", "driver_ids", *EVENT_STATE_FIELDS]
+        fields = ["number", "circuit", "laps", "drivers", "driver_ids", *EVENT_STATE_FIELDS, "date"]
 
 
 class ChampionshipStandingsSerializer(serializers.Serializer):

@@ -24,6 +24,7 @@ from tournament.competitions.entry_lists import (
     known_names,
 )
 from tournament.competitions.messages import param_message, param_messages
+from tournament.competitions.serializers import EventDateField
 from tournament.fields import CharField
 
 MAX_DRIVERS = 60  # a club league, far above one box's 10 cars; keeps requests bounded
@@ -40,6 +41,7 @@ class RaceSetupSerializer(serializers.Serializer):
     circuit = CharField(max_length=60)
     laps = serializers.JSONField(required=False, allow_null=True)
     drivers = serializers.ListField(child=CharField(max_length=80), required=False, allow_null=True)
+    date = EventDateField(default=None)  # API.md, "Dates"
 
 
 class ChampionshipSetupSerializer(serializers.Serializer):

@@ -44,6 +44,7 @@ from tournament.competitions.errors import Conflict, InvalidInput, VersionConfli
 from tournament.competitions.kinds import AnyKind, all_kinds
 from tournament.competitions.models import Competition, Event
 from tournament.competitions.schema import JSONObjectField, after_parameter
+from tournament.competitions.serializers import EventDateSerializer
 from tournament.fields import SlugField
 
 NUMBER = r"(?P<number>[0-9]+)"
@@ -121,6 +122,7 @@ class CompetitionViewSet(VisibleFirst, mixins.ListModelMixin, mixins.RetrieveMod
         "create": ORGANISE,
         "partial_update": ORGANISE,
         "event": READ,
+        "event_date": ORGANISE,  # PATCH {"date"} on the event (API.md, "Dates")
         "results": WRITE_RESULTS,
         "simulate": WRITE_RESULTS,
         "replay": READ,
@@ -233,6 +235,21 @@ class CompetitionViewSet(VisibleFirst, mixins.ListModelMixin, mixins.RetrieveMod
         """The event with its current results."""
         self.get_object()
         return self.event_response(self.current_event)
+
+    def event_date(self, request: Request, pk: Any = None, number: Any = None) -> Response:
+        """``PATCH`` ``{"date": ...}``: when the event is played; any time (not set-up)."""
+        competition = self.get_object()
+        body = EventDateSerializer(data=request.data)
+        if not body.is_valid():
+            raise InvalidInput(body.errors)
+        event = services.set_event_date(
+            kind=self.kind,
+            competition_id=competition.pk,
+            number=self.current_event.number,
+            date=body.validated_data["date"],
+            by=request.user,
+        )
+        return self.event_response(event)
 
     def submit(self, request: Request, pk: Any = None, number: Any = None) -> Response:
         """Store a new version of the event's results and queue its resolution (202)."""
@@ -348,6 +365,10 @@ def competition_viewset(kind: AnyKind) -> type[CompetitionViewSet]:
         routed = action(detail=True, methods=[verb], url_path=events + suffix, url_name=name)
         return routed(_own(method, name))
 
+    shown: Any = extend_schema(responses={200: event})(
+        event_action(base.event_detail, "event", "get")
+    )
+    dated = shown.mapping.patch(_own(base.event_date, "event_date"))
     attrs: dict[str, Any] = {
         "__module__": __name__,
         "__doc__": f"{kind.title} endpoints (API.md), as declared by its game kind.",
@@ -358,9 +379,8 @@ def competition_viewset(kind: AnyKind) -> type[CompetitionViewSet]:
         "partial_update": extend_schema(request=kind.patch_serializer, responses={200: detail})(
             _own(base.partial_update, "partial_update")
         ),
-        "event": extend_schema(responses={200: event})(
-            event_action(base.event_detail, "event", "get")
-        ),
+        "event": shown,
+        "event_date": extend_schema(request=EventDateSerializer, responses={200: event})(dated),
         "results": extend_schema(
             request=kind.results_schema_serializer or kind.results_serializer,
             responses={202: event},

@@ -73,6 +73,12 @@ ACTION_TEXT: Final[dict[str, tuple[str, str]]] = {
         "One {event}: its set-up, status (`planned`, `submitted`, `resolved`, `failed`), the "
         "current results and their version.",
     ),
+    "event_date": (
+        "Date a {event}",
+        "Set (or clear with `null`) when the {event} is played: `date` is an ISO 8601 date-time "
+        "with its UTC offset (organisers, at any time: a date is not set-up). Answers the "
+        "{event} as `GET` shows it.",
+    ),
     "results": (
         "Submit {event} results",
         "Store a new version of the {event}'s results (scorekeepers and organisers). The answer "

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django.db import models
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
@@ -33,6 +34,51 @@ def reject_unknown(serializer: serializers.Serializer[Any], message: str) -> Non
     unknown = set(initial if isinstance(initial, dict) else {}) - set(serializer.fields)
     if unknown:
         raise serializers.ValidationError({key: [message] for key in sorted(unknown)})
+
+
+class EventDateField(serializers.DateTimeField):
+    """An event's optional ``date`` (API.md, "Dates"): ISO 8601 with a UTC offset, or null.
+
+    A moment without an offset is a 400: read in the server's zone it would silently move the
+    game night for a club in another one.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_null", True)
+        kwargs.setdefault("help_text", "ISO 8601 date-time with offset, e.g. 2026-12-05T19:00:00Z.")
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, value: Any) -> Any:
+        if isinstance(value, str) and parse_datetime_naive(value):
+            raise serializers.ValidationError(
+                _("Give the date with its time and UTC offset, e.g. 2026-12-05T19:00:00+00:00.")
+            )
+        return super().to_internal_value(value)
+
+
+def parse_datetime_naive(value: str) -> bool:
+    """Whether ``value`` reads as a date-time without a UTC offset (or a bare date)."""
+    try:
+        moment = parse_datetime(value.strip())
+    except ValueError:
+        return False  # not a date at all: DateTimeField's own message says so
+    return moment is not None and moment.tzinfo is None
+
+
+def event_date(value: Any) -> str | None:
+    """An event's ``date`` as the API shows it (ISO 8601 with offset), ``None`` when unset."""
+    return None if value is None else EventDateField().to_representation(value)
+
+
+class EventDateSerializer(serializers.Serializer[Any]):
+    """``PATCH`` on one event: ``{"date": ...}`` (a date is not set-up: any time, organisers)."""
+
+    date = EventDateField(required=True)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        reject_unknown(self, _("This field cannot be changed."))
+        return data
 
 
 class CreateRequestSerializer(serializers.Serializer[Any]):

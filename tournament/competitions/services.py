@@ -559,6 +559,39 @@ def standings(*, kind: AnyKind, competition: Competition, after: int | None) -> 
     return data
 
 
+def set_event_date(
+    *, kind: AnyKind, competition_id: int, number: int, date: datetime | None, by: Actor
+) -> Event:
+    """``PATCH`` on an event: its ``date`` (API.md, "Dates"), at any time, audited when it moves.
+
+    A date is not set-up: results stored or not, nothing else changes. The competition's
+    ``updated_at`` moves with it (a calendar's DTSTAMP: when the entry was last revised).
+    """
+    with transaction.atomic():
+        competition = kind.competition_model.objects.select_for_update().get(pk=competition_id)
+        event = kind.event_model.objects.get(competition=competition, number=number)
+        before = event.date
+        if before != date:
+            kind.event_model.objects.filter(pk=event.pk).update(date=date)
+            event.date = date
+            competition.save(update_fields=["updated_at"])
+            audit.record(
+                club_id=competition.club_id,
+                kind=kind.label,
+                competition_id=competition.pk,
+                event_number=number,
+                action=AuditAction.SETUP_CHANGED,
+                summary=f"{kind.event_label(number)}: date changed",
+                changes={"date": [_iso(before), _iso(date)]},
+                by=by,
+            )
+    return event
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
 def requeue_events(*, kind: AnyKind, event_ids: Iterable[int]) -> int:
     """Queue the resolution of events again (admin "resolve again"); how many were queued.
 

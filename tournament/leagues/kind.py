@@ -26,7 +26,7 @@ from tournament.competitions.entry_lists import (
 from tournament.competitions.errors import InvalidInput
 from tournament.competitions.kinds import Document, GameKind, Row
 from tournament.competitions.messages import issues_to_errors, translated
-from tournament.competitions.serializers import RowsAsSentSerializer
+from tournament.competitions.serializers import RowsAsSentSerializer, event_date
 from tournament.leagues import serializers as s
 from tournament.leagues.models import Driver, League, LeagueStandings, Race, RaceResultVersion
 
@@ -132,7 +132,11 @@ class LeagueKind(GameKind[League, Race]):
             "points": competition.points_preset or list(competition.points),
             "drivers": [driver_payload(d) for d in drivers],
             "races": [
-                {"name": race.name, **race_entry_payload(race.drivers, names)}
+                {
+                    "name": race.name,
+                    **race_entry_payload(race.drivers, names),
+                    **({"date": event_date(race.date)} if race.date else {}),
+                }
                 for race in competition.races.order_by("number")
             ],
         }
@@ -153,6 +157,7 @@ class LeagueKind(GameKind[League, Race]):
                 number=n,
                 name=r["name"],
                 drivers=[ids[x] for x in r["drivers"]],
+                date=r.get("date"),
             )
             for n, r in enumerate(setup["races"], start=1)
         )

@@ -26,9 +26,11 @@ from tournament.competitions.serializers import (
     EVENT_STATE_FIELDS,
     CompetitionDetailSerializer,
     CreateRequestSerializer,
+    EventDateField,
     NamedDriversEventSerializer,
     PatchRequestSerializer,
     competition_fields,
+    event_date,
 )
 from tournament.fields import BooleanField, CharField, IntegerField
 from tournament.leagues.models import Driver, League, Race
@@ -46,6 +48,7 @@ class LeagueDriverSetupSerializer(serializers.Serializer[Any]):
 class LeagueRaceSetupSerializer(serializers.Serializer[Any]):
     name = CharField(max_length=160, allow_blank=True, default="")
     drivers = serializers.ListField(child=CharField(max_length=80), required=False, allow_null=True)
+    date = EventDateField(default=None)  # API.md, "Dates"
 
 
 class LeagueSetupSerializer(serializers.Serializer[Any]):
@@ -133,6 +136,7 @@ class LeagueSerializer(CompetitionDetailSerializer):
                 "driver_ids": list(r.drivers),
                 "status": r.status,
                 "version": r.version,
+                "date": event_date(r.date),
             }
             for r in league.races.all()
         ]
@@ -173,7 +177,7 @@ class LeagueRaceDetailSerializer(NamedDriversEventSerializer):
 
     class Meta:
         model = Race
-        fields = ["number", "name", "drivers", "driver_ids", *EVENT_STATE_FIELDS]
+        fields = ["number", "name", "drivers", "driver_ids", *EVENT_STATE_FIELDS, "date"]
 
 
 class LeagueStandingsSerializer(serializers.Serializer[Any]):

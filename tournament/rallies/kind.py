@@ -15,6 +15,7 @@ from scoring.rng import derive_rng
 from tournament.competitions import services
 from tournament.competitions.errors import InvalidInput, ResolutionError
 from tournament.competitions.kinds import Document, GameKind, Row
+from tournament.competitions.serializers import event_date
 from tournament.rallies.api import RallyChampionshipViewSet
 from tournament.rallies.loading import (
     out_of_rally,
@@ -143,7 +144,12 @@ class RallyKind(GameKind[Rally, RallyStage]):
         return {
             "drivers": [{"name": name} for _pk, name in load_drivers(competition)],
             "stages": [
-                {"name": s.name, "layout": s.layout} for s in competition.stages.order_by("number")
+                {
+                    "name": s.name,
+                    "layout": s.layout,
+                    **({"date": event_date(s.date)} if s.date else {}),
+                }
+                for s in competition.stages.order_by("number")
             ],
             "rules": dict(competition.rules),
         }
@@ -155,6 +161,7 @@ class RallyKind(GameKind[Rally, RallyStage]):
                 number=number,
                 name=stage.get("name") or "",
                 layout=stage.get("layout"),
+                date=stage.get("date"),
             )
             for number, stage in enumerate(setup["stages"], start=1)
         )

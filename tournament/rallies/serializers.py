@@ -47,7 +47,7 @@ class RallyStageSummarySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = RallyStage
-        fields = ["number", "name", "layout", "status", "version"]
+        fields = ["number", "name", "layout", "status", "version", "date"]
 
 
 class RallySerializer(CompetitionDetailSerializer):
@@ -121,7 +121,7 @@ class RallyStageDetailSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = RallyStage
-        fields = ["number", "name", "layout", *EVENT_STATE_FIELDS]
+        fields = ["number", "name", "layout", *EVENT_STATE_FIELDS, "date"]
 
 
 # --- Rally championships -----------------------------------------------------------------------

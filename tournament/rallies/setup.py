@@ -17,6 +17,7 @@ from rest_framework import serializers
 from games.rallyman import SAMPLE_STAGES, layout_issues, parse_rules, sample_document
 from scoring.rally import normalize_name
 from tournament.competitions.messages import param_message
+from tournament.competitions.serializers import EventDateField
 from tournament.fields import CharField
 from tournament.rallies.loading import CHAMPIONSHIP_SETTINGS
 
@@ -32,6 +33,7 @@ class RallyDriverSetupSerializer(serializers.Serializer):
 class RallyStageSetupSerializer(serializers.Serializer):
     name = CharField(max_length=160, allow_blank=True, required=False, default="")
     layout = serializers.JSONField(required=False, allow_null=True, default=None)
+    date = EventDateField(default=None)  # API.md, "Dates"
 
 
 class RallySetupSerializer(serializers.Serializer):

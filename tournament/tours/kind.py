@@ -134,6 +134,7 @@ class GrandTourKind(GameKind[Tour, Stage]):
                     "course": s["course"],
                     "finish": s["finish"],
                     "stacks": s["stacks"],
+                    **({"date": s["date"]} if s["date"] else {}),
                 }
                 for s in current["stages"]
             ],
@@ -163,6 +164,7 @@ class GrandTourKind(GameKind[Tour, Stage]):
                 finish=stage.get("finish") or "flat",
                 stacks=[dict(s) for s in stage.get("stacks") or []],
                 rest_day_after=number in rest,
+                date=stage.get("date"),
             )
             for number, stage in enumerate(setup["stages"], start=1)
         )

@@ -70,7 +70,7 @@ class StageSummarySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Stage
-        fields = [*STAGE_FIELDS, "status", "rest_day_after", "version"]
+        fields = [*STAGE_FIELDS, "status", "rest_day_after", "version", "date"]
 
 
 class TourSerializer(CompetitionDetailSerializer):
@@ -160,7 +160,13 @@ class StageDetailSerializer(serializers.ModelSerializer):
     class Meta:
         model = Stage
         # ``rest_day_after`` sits before the timestamps, as it always has.
-        fields = [*STAGE_FIELDS, *EVENT_STATE_FIELDS[:5], "rest_day_after", *EVENT_STATE_FIELDS[5:]]
+        fields = [
+            *STAGE_FIELDS,
+            *EVENT_STATE_FIELDS[:5],
+            "rest_day_after",
+            *EVENT_STATE_FIELDS[5:],
+            "date",  # API.md, "Dates": null when unset
+        ]
 
 
 class TourStandingsSerializer(serializers.Serializer):

@@ -19,6 +19,7 @@ from games.flamme_rouge.track import CourseError, parse_course
 from scoring.grand_tour.rules import GrandTourRules
 from scoring.params import build_rules, rules_to_json
 from tournament.competitions.messages import param_message
+from tournament.competitions.serializers import EventDateField
 from tournament.fields import CharField, IntegerField
 from tournament.tours.loading import ALL_PARAMS, FR_PARAMS, GT_PARAMS
 
@@ -42,6 +43,7 @@ class StageSetupSerializer(serializers.Serializer):
     course = CharField(max_length=120, allow_blank=True, required=False, default="")
     finish = serializers.ChoiceField(choices=["flat", "ascent"], required=False)
     stacks = StackSerializer(many=True, required=False, default=list)
+    date = EventDateField(default=None)  # API.md, "Dates": not set-up, but set at creation too
 
 
 class RiderSetupSerializer(serializers.Serializer):
