@@ -65,7 +65,8 @@
     if (!template || !rows) return null;
     var index = nextIndex(prefix);
     var holder = document.createElement("div");
-    holder.innerHTML = template.innerHTML.replace(/__i__/g, String(index)).replace(/__n__/g, String(index + 1));
+    var placeholder = new RegExp(template.getAttribute("data-placeholder") || "__i__", "g");
+    holder.innerHTML = template.innerHTML.replace(placeholder, String(index)).replace(/__n__/g, String(index + 1));
     var row = holder.firstElementChild;
     rows.appendChild(row);
     form.dispatchEvent(new CustomEvent("setup:rows", {detail: {row: row}}));

@@ -40,6 +40,7 @@ from tournament.tours.pages import (
     start_order,
     team_url,
 )
+from tournament.tours.setup_page import TOUR_SETUP
 from tournament.web import pages
 from tournament.web.access import may_write, require_write_role, visible_or_404
 from tournament.web.components import GAP, NUMBER, RANK, TEXT, TIME, Cell, Column, Row, Table
@@ -399,5 +400,8 @@ PAGES = pages.KindPages(
         path("tours/<int:pk>/stages/<int:number>/live/", stage_live, name="stage-live"),
         path("tours/<int:pk>/teams/<int:team_id>/", team, name="team"),
         path("embed/tours/<int:pk>/", embed_tour, name="embed-tour"),
+        # The organisers' set-up pages (tournament/tours/setup_page.py).
+        path("clubs/<slug:slug>/tours/new/", TOUR_SETUP.new_view(), name="new"),
+        path("tours/<int:pk>/edit/", TOUR_SETUP.edit_view(), name="edit"),
     ),
 )

@@ -118,6 +118,8 @@ class Box:
     choices: Sequence[tuple[str, str | Promise]] = ()
     placeholder: str | Promise = ""
     required: bool = False
+    #: The id of a ``<datalist>`` of suggestions (``list`` attribute).
+    suggestions: str = ""
     #: Extra ``data-*`` attributes for the page's script (name without ``data-`` → value).
     data: dict[str, str] = field(default_factory=dict)
 

@@ -34,6 +34,8 @@ from tournament.web.setup.boxes import (
 )
 
 PREFIX = "rules"
+#: A hidden input of ``_rules.html``: the post carries the rule boxes (unticked ones absent).
+SHOWN = "rules-shown"
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,7 @@ class RuleSet:
     def preset_values(self, preset: Preset) -> Values:
         """The boxes a preset sets: all of them for a reset, else those of its changes."""
         if preset.reset:
-            return self.values(dict(preset.changes))
+            return self.values(dict(preset.changes)) | {SHOWN: "1"}
         return flatten(dict(preset.changes), PREFIX)
 
     def apply(self, values: Mapping[str, str], preset: Preset) -> Values:
@@ -178,8 +180,15 @@ class RuleSet:
         return kept | self.preset_values(preset)
 
     def read(self, values: Mapping[str, str]) -> dict[str, Any]:
-        """Every parameter's value as typed JSON (or as typed text, for the API to refuse)."""
-        return {name: _read(f, values, f"{PREFIX}-{name}") for name, f in self.fields.items()}
+        """Every parameter's value as typed JSON (or as typed text, for the API to refuse).
+
+        A box the post does not carry keeps its default; a checkbox, which a browser leaves out
+        when unticked, reads as unticked only when the form drew the rules (``rules-shown``).
+        """
+        shown = SHOWN in values
+        return {
+            name: _read(f, values, f"{PREFIX}-{name}", shown) for name, f in self.fields.items()
+        }
 
     def payload(self, values: Mapping[str, str], base: Mapping[str, Any] | None = None) -> dict:
         """The ``rules`` object of the request: the values that differ from ``base`` (the
@@ -299,10 +308,12 @@ def _make(
     )
 
 
-def _read(f: Field, values: Mapping[str, str], name: str) -> Any:
+def _read(f: Field, values: Mapping[str, str], name: str, shown: bool = True) -> Any:
     kind = f.kind
     if kind == "check":
-        return ticked(values, name)
+        return ticked(values, name) if shown else f.default
+    if kind not in ("object", "lists") and name not in values:
+        return f.default
     if kind == "whole":
         number = whole_or_text(values.get(name))
         return f.default if number is None else number
@@ -319,7 +330,7 @@ def _read(f: Field, values: Mapping[str, str], name: str) -> Any:
             return f.default
         return [numbers_or_text(values.get(f"{name}-{i}")) for i in rows]
     # object: its parts
-    return {part.name: _read(part, values, f"{name}-{part.name}") for part in f.parts}
+    return {part.name: _read(part, values, f"{name}-{part.name}", shown) for part in f.parts}
 
 
 __all__ = ["Field", "Param", "Preset", "RuleSet"]

@@ -74,6 +74,11 @@ class SetupPage:
         """The page's boxes: take each box's errors from ``errors`` (leftovers go on top)."""
         raise NotImplementedError
 
+    def normalise(self, values: Values) -> Values:
+        """The posted values made ready to submit (blank rows dropped, rows renumbered), so the
+        request's list indices are the boxes' and the errors land on the right row."""
+        return values
+
     def act(self, values: Values, action: str) -> Values:
         """A button that changes the form without storing: the base knows ``preset:<slug>``."""
         if action.startswith("preset:") and self.rules is not None:
@@ -97,6 +102,7 @@ class SetupPage:
             values, action = posted(request)
             if action:
                 return self.render(request, self.act(values, action), ErrorMap(), club=club)
+            values = self.normalise(values)
             outcome = flow.create(
                 kind=self.kind, payload=self.payload(values, club=club), by=request.user
             )
@@ -126,6 +132,7 @@ class SetupPage:
                 return self.render(
                     request, values, ErrorMap(), club=club, competition=competition, lock=lock
                 )
+            values = self.normalise(values)
             body = self.payload(values, competition=competition, locked=lock.locked)
             outcome = flow.update(
                 kind=self.kind, competition=competition, payload=body, by=request.user
