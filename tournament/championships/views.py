@@ -14,12 +14,13 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.urls import reverse
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from scoring.formula_d import parse_race_results
+from tournament.championships import setup_pages
 from tournament.championships.forms import RESULTS, DriverRowFormSet, initial_rows
 from tournament.championships.models import Championship, Driver, Race
 from tournament.competitions.forms import named_rows
@@ -197,4 +198,9 @@ PAGES = pages.KindPages(
     event=race,
     results=race_results,
     winner_path="drivers__0__name",
+    extra=(
+        # The organisers' set-up pages (issue #15): tournament/championships/setup_pages.py.
+        path("clubs/<slug:slug>/championships/new/", setup_pages.new, name="new"),
+        path("championships/<int:pk>/edit/", setup_pages.edit, name="edit"),
+    ),
 )
