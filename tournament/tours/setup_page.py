@@ -25,6 +25,8 @@ from functools import cache
 from typing import Any
 
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -32,6 +34,8 @@ from django.utils.translation import gettext_lazy
 
 from games.flamme_rouge.track import CourseError
 from tournament.catalogue.data import catalogue, describe
+from tournament.competitions import services
+from tournament.competitions.serializers import EventDateSerializer
 from tournament.tours.setup import MAX_STAGES, SPECIALIST_BASE
 from tournament.tours.setup_rules import TOUR_RULES
 from tournament.web.setup import flow
@@ -225,11 +229,50 @@ def catalogue_json() -> str:
     )
 
 
+# --- dates ------------------------------------------------------------------------------------
+
+
+def local_date(value: Any) -> str:
+    """A stored or API date as a ``datetime-local`` box shows it, in the page's time zone."""
+    moment = parse_datetime(value) if isinstance(value, str) else value
+    if moment is None:
+        return ""
+    return timezone.localtime(moment).strftime("%Y-%m-%dT%H:%M")
+
+
+def typed_date(text: str | None) -> str | None:
+    """A ``datetime-local`` box's value for the API: the page's time zone added (the box has
+    none); empty as None; anything unreadable as typed, for the API to refuse."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    try:
+        moment = parse_datetime(text)
+    except ValueError:
+        return text
+    if moment is None:
+        return text
+    if timezone.is_naive(moment):
+        moment = timezone.make_aware(moment, timezone.get_current_timezone())
+    return moment.isoformat()
+
+
+def date_box(values: Values, errors: ErrorMap, p: str) -> Box:
+    return box(
+        values,
+        errors,
+        f"{p}-date",
+        _("Date (optional)"),
+        kind="datetime",
+        help=_("When the stage is played, for the club's calendar; it may change at any time."),
+    )
+
+
 # --- the page ---------------------------------------------------------------------------------
 
 
 def _blank_stage(values: Values, p: str) -> bool:
-    return not any(values.get(f"{p}-{k}", "").strip() for k in ("name", "pick", "course"))
+    return not any(values.get(f"{p}-{k}", "").strip() for k in ("name", "pick", "course", "date"))
 
 
 def _blank_team(values: Values, p: str) -> bool:
@@ -281,6 +324,7 @@ class TourSetupPage(SetupPage):
                 f"stages-{i}-pick": key,
                 f"stages-{i}-course": stage["course"] if key == CUSTOM else "",
                 f"stages-{i}-rest_after": "on" if i + 1 in rest else "",
+                f"stages-{i}-date": local_date(stage.get("date")),
             }
             values |= flatten(stage["stacks"], f"stages-{i}-stacks")
         values |= flatten(setup["teams"], "teams")
@@ -363,7 +407,11 @@ class TourSetupPage(SetupPage):
                     "square": whole_or_text(values.get(f"{s}-square")),
                 }
             )
-        return {"name": name, "course": course, "stacks": stacks}
+        stage: dict[str, Any] = {"name": name, "course": course, "stacks": stacks}
+        date = typed_date(values.get(f"{p}-date"))
+        if date is not None:
+            stage["date"] = date
+        return stage
 
     @staticmethod
     def _team(values: Values, p: str, name: str) -> dict[str, Any]:
@@ -426,6 +474,8 @@ class TourSetupPage(SetupPage):
         }
         if lock.locked:
             context["summary"] = self._summary(competition)
+            for i, stage in enumerate(context["summary"]["stages"]):
+                stage["date"] = date_box(values, errors, f"stages-{i}")
             return context
         stages = [self._stage_row(values, errors, i) for i in indices(values, "stages")]
         names = suggested_names(values)
@@ -493,6 +543,7 @@ class TourSetupPage(SetupPage):
             for s in stacks
         ]
         rest = box(values, errors, f"{p}-rest_after", _("Rest Day after this stage"), kind="check")
+        date = date_box(values, errors, p)
         row = {
             "index": i,
             "number": i + 1 if isinstance(i, int) else "__n__",
@@ -507,6 +558,7 @@ class TourSetupPage(SetupPage):
             "length": len(profile),
             "finish": finish_words().get(finish, ""),
             "rest": rest,
+            "date": date,
         }
         row["errors"] = errors.take_under(p)
         return row
@@ -609,6 +661,36 @@ class TourSetupPage(SetupPage):
             )
         teams = competition.teams.order_by("order").prefetch_related("riders")
         return {"stages": stages, "teams": teams}
+
+    def check_more(self, values: Values, competition: Any, lock: flow.Lock) -> Any:
+        """Once the set-up is locked, stage dates still change (API.md, "Dates"), one by one
+        with the event PATCH's own serializer."""
+        if not lock.locked:
+            return None  # the dates travel with the stages in the PATCH
+        errors = {}
+        for number in range(1, competition.stages.count() + 1):
+            body = EventDateSerializer(
+                data={"date": typed_date(values.get(f"stages-{number - 1}-date"))}
+            )
+            if not body.is_valid():
+                errors[f"stages-{number - 1}-date"] = body.errors["date"]
+        return errors or None
+
+    def apply_more(self, values: Values, competition: Any, lock: flow.Lock, by: Any) -> None:
+        if not lock.locked:
+            return
+        for number in range(1, competition.stages.count() + 1):
+            body = EventDateSerializer(
+                data={"date": typed_date(values.get(f"stages-{number - 1}-date"))}
+            )
+            body.is_valid(raise_exception=True)  # checked by check_more a moment ago
+            services.set_event_date(
+                kind=self.kind,
+                competition_id=competition.pk,
+                number=number,
+                date=body.validated_data["date"],
+                by=by,
+            )
 
     def detail_url(self, competition: Any) -> str:
         return reverse("tours:tour", args=[competition.pk])

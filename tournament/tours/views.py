@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from scoring.grand_tour import StageSpec
 from scoring.grand_tour.validation import timing_values
+from tournament.clubs.models import Role, role_in
 from tournament.competitions import simulation
 from tournament.competitions.kinds import AnyKind, get_kind
 from tournament.competitions.models import Status
@@ -84,6 +85,7 @@ def tour(request: HttpRequest, pk: int) -> HttpResponse:
         "next_stage": next_stage,
         "winner": names.team(data.get("winner")) if data.get("final") else "",
         "can_write": may_write(request.user, tour),
+        "can_organise": role_in(tour.club_id, request.user) == Role.ORGANISER,
         "to_enter": to_enter,
     }
     return render(request, "web/tour.html", context)

@@ -90,6 +90,14 @@ class SetupPage:
     def detail_url(self, competition: Any) -> str:
         raise NotImplementedError
 
+    def check_more(self, values: Values, competition: Any, lock: flow.Lock) -> Any:
+        """Errors (DRF's shape) of what an edit changes besides the PATCH (event dates, which
+        are no set-up and change any time), or None; checked before anything is stored."""
+        return None
+
+    def apply_more(self, values: Values, competition: Any, lock: flow.Lock, by: Any) -> None:
+        """Store what :meth:`check_more` checked, after the PATCH succeeded."""
+
     # --- the two views -------------------------------------------------------------------------
 
     def new_view(self) -> View:
@@ -132,12 +140,20 @@ class SetupPage:
                 return self.render(
                     request, values, ErrorMap(), club=club, competition=competition, lock=lock
                 )
-            values = self.normalise(values)
+            if not lock.locked:  # a locked set-up sends no rows: they keep their numbers
+                values = self.normalise(values)
+            more = self.check_more(values, competition, lock)
+            if more:
+                errors = ErrorMap(more, self.error_aliases)
+                return self.render(
+                    request, values, errors, club=club, competition=competition, lock=lock
+                )
             body = self.payload(values, competition=competition, locked=lock.locked)
             outcome = flow.update(
                 kind=self.kind, competition=competition, payload=body, by=request.user
             )
             if outcome.ok:
+                self.apply_more(values, outcome.competition, lock, request.user)
                 messages.success(request, _("Changes saved."))
                 return HttpResponseRedirect(self.detail_url(outcome.competition))
             errors = ErrorMap(outcome.errors, self.error_aliases)
