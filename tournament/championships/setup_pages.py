@@ -27,7 +27,7 @@ from tournament.web.setup.flow import Lock
 from tournament.web.setup.views import SetupPage
 
 OTHER = "other"
-_BLANK_RACE = {"circuit": "monaco", "laps": "", "drivers": ""}
+_BLANK_RACE = {"circuit": "monaco", "laps": "", "drivers": "", "date": ""}
 _BLANK_DRIVER = {"name": "", "team": ""}
 ROWS = {"drivers": _BLANK_DRIVER, "races": _BLANK_RACE}
 
@@ -42,7 +42,19 @@ def _rule_set(values: Values) -> str:
     return chosen if chosen in ("basic", "advanced") else "basic"
 
 
-def _numbered(index: int | str) -> dict[str, Any]:
+def date_box(values: Values, errors: ErrorMap, name: str) -> Box:
+    """An event's optional date, typed with its UTC offset (API.md, "Dates")."""
+    return box(
+        values,
+        errors,
+        name,
+        _("Date"),
+        placeholder="2026-12-05T19:00+00:00",
+        help=_("Optional: day, time and UTC offset, e.g. 2026-12-05T19:00+00:00."),
+    )
+
+
+def numbered(index: int | str) -> dict[str, Any]:
     """A row's index in the input names, and its number as people count (``__n__`` for the
     row template, which the script numbers)."""
     return {"index": index, "number": index + 1 if isinstance(index, int) else "__n__"}
@@ -100,6 +112,7 @@ class ChampionshipSetupPage(SetupPage):
             values[f"races-{index}-circuit_name"] = "" if shipped else race["circuit"]
             values[f"races-{index}-laps"] = str(race["laps"])
             values[f"races-{index}-drivers"] = entries.names_text(race.get("drivers"))
+            values[f"races-{index}-date"] = race.get("date") or ""
         return values
 
     def act(self, values: Values, action: str) -> Values:
@@ -159,6 +172,9 @@ class ChampionshipSetupPage(SetupPage):
         entered = entries.names_list(values.get(f"{row}-drivers"))
         if entered is not None:
             race["drivers"] = entered
+        date = values.get(f"{row}-date", "").strip()
+        if date:
+            race["date"] = date
         return race
 
     # --- the page --------------------------------------------------------------------------
@@ -242,7 +258,7 @@ class ChampionshipSetupPage(SetupPage):
         if build:
             build[0].errors = errors.take_under(f"{row}-build") + build[0].errors
         return {
-            **_numbered(index),
+            **numbered(index),
             "boxes": boxes,
             "build": build,
             "errors": errors.take_under(row),
@@ -282,8 +298,9 @@ class ChampionshipSetupPage(SetupPage):
                     "Names separated by commas; empty: every driver (at most the cars per race)."
                 ),
             ),
+            date_box(values, errors, f"{row}-date"),
         ]
-        return {**_numbered(index), "boxes": boxes, "errors": errors.take_under(row)}
+        return {**numbered(index), "boxes": boxes, "errors": errors.take_under(row)}
 
     def detail_url(self, championship: Any) -> str:
         return reverse("championships:championship", args=[championship.pk])

@@ -13,12 +13,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from tournament.competitions.forms import named_rows
 from tournament.competitions.kinds import get_kind
+from tournament.leagues import setup_pages
 from tournament.leagues.forms import RESULTS, formset
 from tournament.leagues.models import League, Race
 from tournament.web import components as ui
@@ -147,4 +149,9 @@ PAGES = pages.KindPages(
     event_name="race",
     event=race,
     results=race_results,
+    extra=(
+        # The organisers' set-up pages (issue #15): tournament/leagues/setup_pages.py.
+        path("clubs/<slug:slug>/leagues/new/", setup_pages.new, name="new"),
+        path("leagues/<int:pk>/edit/", setup_pages.edit, name="edit"),
+    ),
 )

@@ -1,0 +1,147 @@
+"""The league set-up pages: ``/clubs/<slug>/leagues/new/`` and ``/leagues/<id>/edit/``
+(issue #15, items 3 and 4), for every role; page create equals API create; errors on their box.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tournament.leagues.models import Driver, League, Race
+
+NEW = "/clubs/velo-lisboa/leagues/new/"
+
+pytestmark = pytest.mark.django_db
+
+
+def form(**changes: str) -> dict[str, str]:
+    data = {
+        "name": "Heat Spring League",
+        "public": "on",
+        "game": "Heat: Pedal to the Metal",
+        "points": "custom",
+        "points-custom": "9 6 4 3 2 1",
+        "drop_worst": "1",
+        "points_finishers_only": "on",
+        "bonus_points": "on",
+        "drivers-0-name": "Ana",
+        "drivers-0-team": "Red",
+        "drivers-1-name": "Rui",
+        "drivers-1-team": "Red",
+        "drivers-2-name": "Eva",
+        "races-0-name": "USA",
+        "races-0-date": "2026-12-05T19:00:00+00:00",
+        "races-1-name": "Italy",
+        "races-1-drivers": "Ana, Eva",
+        "races-2-name": "",
+    }
+    data.update(changes)
+    return data
+
+
+def test_roles(web: dict[str, Client]) -> None:
+    assert web["organiser"].get(NEW).status_code == 200
+    assert web["scorekeeper"].get(NEW).status_code == 403
+    assert web["outsider"].get(NEW).status_code == 403
+    assert web["anonymous"].get(NEW).status_code == 302
+    for role in ("scorekeeper", "outsider", "anonymous"):
+        web[role].post(NEW, form())
+    assert not League.objects.exists()
+    page = web["organiser"].get(NEW).content.decode()
+    assert 'data-points-table="f1-2010"' in page and 'name="bonus_points"' in page
+
+
+def test_page_create_equals_api_create(web: dict[str, Client], clients: dict[str, Any]) -> None:
+    response = web["organiser"].post(NEW, form())
+    league = League.objects.get()
+    assert response["Location"] == f"/leagues/{league.pk}/"
+    api = clients["organiser"].post(
+        "/api/leagues/",
+        {
+            "club": "velo-lisboa",
+            "name": "Heat Spring League",
+            "game": "Heat: Pedal to the Metal",
+            "points": [9, 6, 4, 3, 2, 1],
+            "drop_worst": 1,
+            "points_finishers_only": True,
+            "bonus_points": True,
+            "drivers": [
+                {"name": "Ana", "team": "Red"},
+                {"name": "Rui", "team": "Red"},
+                {"name": "Eva"},
+            ],
+            "races": [
+                {"name": "USA", "date": "2026-12-05T19:00:00+00:00"},
+                {"name": "Italy", "drivers": ["Ana", "Eva"]},
+            ],
+        },
+        format="json",
+    )
+    assert api.status_code == 201, api.content
+    by_page = clients["organiser"].get(f"/api/leagues/{league.pk}/").json()
+    by_api = api.json()
+    for detail in (by_page, by_api):
+        detail.pop("id"), detail.pop("created_at")
+        for driver in detail["drivers"]:
+            driver.pop("id")
+        for race in detail["races"]:
+            race.pop("driver_ids")
+    assert by_page == by_api
+
+
+@pytest.mark.parametrize(
+    ("changes", "box", "fragment"),
+    [
+        ({"name": ""}, "name", "may not be blank"),
+        ({"points": "custom", "points-custom": "1, 2"}, "points-custom", "must not increase"),
+        ({"points": "nope"}, "points", "Unknown points preset"),
+        ({"races-1-drivers": "Ana, Bob"}, "races-1-drivers", "Bob is not a driver"),
+        ({"races-1-drivers": ", ,"}, "races-1-drivers", ""),  # no names: everyone, accepted
+        ({"drivers-2-name": "ana"}, "drivers-2-name", "unique"),
+        ({"drop_worst": "-1"}, "drop_worst", "greater than or equal to 0"),
+        ({"races-0-date": "2026-12-05 19:00"}, "races-0-date", "UTC offset"),
+    ],
+)
+def test_bad_input_lands_on_its_box(
+    web: dict[str, Client], changes: dict[str, str], box: str, fragment: str
+) -> None:
+    response = web["organiser"].post(NEW, form(**changes))
+    if not fragment:
+        assert response.status_code == 302
+        return
+    page = response.content.decode()
+    assert response.status_code == 200 and "Nothing was stored" in page
+    at = page.index(f'name="{box}"')
+    assert fragment in page[at : at + 1500], page[at : at + 1500]
+    assert not League.objects.exists() and not Driver.objects.exists() and not Race.objects.exists()
+
+
+def test_edit_then_lock(web: dict[str, Client], clients: dict[str, Any]) -> None:
+    web["organiser"].post(NEW, form())
+    league = League.objects.get()
+    url = f"/leagues/{league.pk}/edit/"
+    for role, code in (("scorekeeper", 403), ("outsider", 403), ("anonymous", 302)):
+        assert web[role].get(url).status_code == code
+    page = web["organiser"].get(url).content.decode()
+    assert 'value="Ana, Eva"' in page and 'value="2026-12-05T19:00:00Z"' in page
+    response = web["organiser"].post(url, form(**{"races-2-name": "Spain", "game": "Heat"}))
+    assert response.status_code == 302
+    league.refresh_from_db()
+    assert league.game == "Heat" and league.races.count() == 3
+    assert league.races.get(number=1).date is not None  # the date survives the edit
+    detail = clients["organiser"].get(f"/api/leagues/{league.pk}/").json()
+    rows = [
+        {"driver": pk, "position": n, "status": "finished"}
+        for n, pk in enumerate(detail["races"][0]["driver_ids"], start=1)
+    ]
+    response = clients["scorekeeper"].post(
+        f"/api/leagues/{league.pk}/races/1/results/", {"results": rows}, format="json"
+    )
+    assert response.status_code == 202, response.content
+    page = web["organiser"].get(url).content.decode()
+    assert "The set-up is locked." in page and "Italy" in page and 'name="game"' not in page
+    assert web["organiser"].post(url, {"name": "Heat Autumn", "public": "on"}).status_code == 302
+    league.refresh_from_db()
+    assert league.name == "Heat Autumn" and league.races.count() == 3
