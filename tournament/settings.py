@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "tournament.championships",
     "tournament.rallies",
     "tournament.leagues",
+    "tournament.forecasts",
     "tournament.web",
 ]
 
@@ -179,6 +180,13 @@ PODIUM_SWEEP_AFTER = timedelta(seconds=env_int("PODIUM_SWEEP_AFTER_SECONDS", 30)
 PODIUM_SIMULATION_LEASE = timedelta(seconds=env_int("PODIUM_SIMULATION_LEASE_SECONDS", 15))
 # Back-off of the resolve task's retries of transient database errors: b, 2b, 4b seconds.
 PODIUM_RETRY_BACKOFF_SECONDS = float(env_str("PODIUM_RETRY_BACKOFF_SECONDS", "1") or 1)
+# Forecasts (docs/forecasts.md): queued after each change of the standings (off under tests
+# unless a test turns them on), simulations per forecast and per chunk task, simulator runs
+# kept per course.
+PODIUM_FORECASTS = env_bool("PODIUM_FORECASTS", not TESTING)
+PODIUM_FORECAST_SIMULATIONS = env_int("PODIUM_FORECAST_SIMULATIONS", 10_000)
+PODIUM_FORECAST_CHUNK = env_int("PODIUM_FORECAST_CHUNK", 2_500)
+PODIUM_FORECAST_TEMPLATE_RUNS = env_int("PODIUM_FORECAST_TEMPLATE_RUNS", 200)
 
 # pytest-xdist names each process of a test run (gw0, gw1...): see the cache's KEY_PREFIX
 _TEST_PROCESS = os.environ.get("PYTEST_XDIST_WORKER", "") if TESTING else ""

@@ -29,6 +29,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/catalogue/", include("tournament.catalogue.urls")),
     path("api/", include(router.urls)),
+    # GET /api/<collection>/{id}/forecast/ of every kind (tournament/forecasts/api.py)
+    path("api/", include("tournament.forecasts.urls")),
     # Before the admin's own route: a refused sign-in answers 429 there too (clubs/auth.py).
     path("admin/login/", throttled_admin_login),
     path("admin/", admin.site.urls),

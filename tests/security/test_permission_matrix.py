@@ -173,6 +173,7 @@ def _competition_rows(game: AnyKind) -> list[Row]:
         Row("POST", f"{event}/simulate/", write(202 if simulates else 400), lambda c, r: {}, kind),
         Row("GET", f"{event}/replay/", read(200 if simulates else 404), kind=kind, needs=simulated),
         Row("GET", f"{base}/{{id}}/standings/", read(), kind=kind),
+        Row("GET", f"{base}/{{id}}/forecast/", read(), kind=kind),
         Row("GET", f"{base}/{{id}}/history/", organise(200), kind=kind),
         Row("GET", f"{base}/{{id}}/export/", organise(200), kind=kind),
         Row("POST", f"{base}/import/", create(201), _import, kind, needs=frozenset({"export"})),
@@ -229,6 +230,7 @@ MATRIX: list[Row] = [
         kind="rally-championship",
     ),
     Row("GET", "/api/rally-championships/{id}/standings/", read(), kind="rally-championship"),
+    Row("GET", "/api/rally-championships/{id}/forecast/", read(), kind="rally-championship"),
     Row("GET", "/api/rally-championships/999999/", everyone(404), kind="rally-championship"),
     # --- the catalogue: public, read-only (the preview stores nothing) ---
     Row("GET", "/api/catalogue/", everyone(200)),
