@@ -68,7 +68,7 @@ def locked_summary(kind: Any, competition: Any, lock: Lock) -> dict[str, Any]:
     rules = sorted(setup.get("rules", {}).items())
     return {
         "setup_summary": setup,
-        "locked_points": list(competition.points),
+        "locked_points": list(getattr(competition, "points", ()) or ()),
         "locked_rules": rules,
         "lock_more": [_("set or change the events' dates on the API (PATCH of each event).")],
     }

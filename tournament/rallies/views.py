@@ -21,14 +21,16 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from scoring.clock import clock
 from tournament.competitions import services as workflow
+from tournament.competitions import simulation
 from tournament.competitions.errors import Conflict, InvalidInput, VersionConflict
 from tournament.competitions.forms import set_form_errors
 from tournament.competitions.kinds import AnyKind, get_kind
-from tournament.rallies import pages, services
+from tournament.rallies import pages, services, setup_pages
 from tournament.rallies.forms import DriverRowFormSet, apply_errors, initial_rows, sheet_rows
 from tournament.rallies.models import Rally, RallyStage
 from tournament.rallies.setup import layout_name
 from tournament.web import pages as web_pages
+from tournament.web import replay_progress
 from tournament.web.access import may_write, require_write_role
 
 
@@ -79,6 +81,11 @@ def stage(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "classification": pages.stage_table(snapshot, stage.number, names),
         "overall": pages.overall_table(snapshot or {}),
         "resolved": snapshot is not None,
+        "progress": replay_progress.rallyman_progress(
+            simulation.replay_of(kind=_kind(), event=stage) if stage.source == "simulated" else None,
+            stage.layout,
+            names,
+        ),
         "can_write": may_write(request.user, rally),
     }
     return render(request, "web/rallies/stage.html", context)
@@ -212,5 +219,8 @@ PAGES = web_pages.KindPages(
     extra=(
         path("rallies/<int:pk>/stages/<int:number>/preview/", log_preview, name="log-preview"),
         path("rally-championships/<int:pk>/", championship, name="championship"),
+        # The organisers' set-up pages (issue #15): tournament/rallies/setup_pages.py.
+        path("clubs/<slug:slug>/rallies/new/", setup_pages.new, name="new"),
+        path("rallies/<int:pk>/edit/", setup_pages.edit, name="edit"),
     ),
 )

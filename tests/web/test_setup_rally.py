@@ -1,0 +1,135 @@
+"""The rally set-up pages: ``/clubs/<slug>/rallies/new/`` and ``/rallies/<id>/edit/`` (issue #15,
+items 3 and 4), for every role; page create equals API create; every rule a typed box."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tournament.rallies.models import Driver, Rally, RallyStage
+
+NEW = "/clubs/velo-lisboa/rallies/new/"
+
+pytestmark = pytest.mark.django_db
+
+
+def form(**changes: str) -> dict[str, str]:
+    data = {
+        "name": "Rali de Sintra",
+        "public": "on",
+        "seed": "11",
+        "drivers-0-name": "Ana",
+        "drivers-1-name": "Rui",
+        "drivers-2-name": "",
+        "stages-0-name": "SS1 Pena",
+        "stages-0-layout": "gravel-flats",
+        "stages-1-name": "SS2 Azoia",
+        "stages-1-layout": "",
+        "rules-shown": "1",
+        "rules-super_rally": "on",
+        "rules-super_rally_penalty_s": "240",
+        "rules-tokens_on_big_attack_loc": "on",
+        "rules-repair_between_stages": "on",
+        "rules-crash_draws-6-3": "5",
+    }
+    data.update(changes)
+    return data
+
+
+def test_roles_and_boxes(web: dict[str, Client]) -> None:
+    assert web["organiser"].get(NEW).status_code == 200
+    assert web["scorekeeper"].get(NEW).status_code == 403
+    assert web["outsider"].get(NEW).status_code == 403
+    assert web["anonymous"].get(NEW).status_code == 302
+    for role in ("scorekeeper", "outsider", "anonymous"):
+        web[role].post(NEW, form())
+    assert not Rally.objects.exists()
+    page = web["organiser"].get(NEW).content.decode()
+    # Super Rally first, every rule a typed box: the RM-38 table, RM-1's faces, RM-34's cards.
+    assert page.index("rules-super_rally") < page.index("rules-hazard_faces")
+    for name in ("rules-crash_draws-6-3", "rules-hazard_faces-gear-1", "rules-time_card_s-1"):
+        assert f'name="{name}"' in page
+    assert 'value="gravel-flats"' in page and "JSON" not in page
+
+
+def test_page_create_equals_api_create(web: dict[str, Client], clients: dict[str, Any]) -> None:
+    assert web["organiser"].post(NEW, form()).status_code == 302
+    rally = Rally.objects.get()
+    draws = {"1": [0, 0, 0, 0], "2": [0, 0, 0, 0], "3": [0, 0, 0, 1], "4": [0, 0, 1, 2]}
+    draws |= {"5": [0, 1, 2, 3], "6": [0, 2, 3, 5]}
+    api = clients["organiser"].post(
+        "/api/rallies/",
+        {
+            "club": "velo-lisboa",
+            "name": "Rali de Sintra",
+            "seed": 11,
+            "drivers": [{"name": "Ana"}, {"name": "Rui"}],
+            "stages": [{"name": "SS1 Pena", "layout": "gravel-flats"}, {"name": "SS2 Azoia"}],
+            "rules": {"super_rally_penalty_s": 240, "crash_draws": draws},
+        },
+        format="json",
+    )
+    assert api.status_code == 201, api.content
+    by_page = clients["organiser"].get(f"/api/rallies/{rally.pk}/").json()
+    by_api = api.json()
+    for detail in (by_page, by_api):
+        detail.pop("id"), detail.pop("created_at")
+        for driver in detail["drivers"]:
+            driver.pop("id")
+    assert by_page == by_api
+    assert by_page["rules"]["crash_draws"]["6"] == [0, 2, 3, 5]
+
+
+@pytest.mark.parametrize(
+    ("changes", "box", "fragment"),
+    [
+        ({"drivers-0-name": "", "drivers-1-name": ""}, "drivers-0-name", "may not be empty"),
+        (
+            {"stages-0-name": "", "stages-0-layout": "", "stages-1-name": ""},
+            "stages-0-name",
+            "may not be empty",
+        ),
+        ({"drivers-1-name": " ana "}, "drivers-1-name", "unique"),
+        ({"rules-loc_card_s": "40"}, "rules-loc_card_s", "worth more"),
+        ({"rules-hazard_faces-gear-2": "9"}, "rules-hazard_faces-gear-1", "at most 6"),
+        ({"rules-super_rally_penalty_s": "x"}, "rules-super_rally_penalty_s", "whole number"),
+    ],
+)
+def test_bad_input_lands_on_its_box(
+    web: dict[str, Client], changes: dict[str, str], box: str, fragment: str
+) -> None:
+    response = web["organiser"].post(NEW, form(**changes))
+    page = response.content.decode()
+    assert response.status_code == 200 and "Nothing was stored" in page
+    at = page.index(f'name="{box}"')
+    assert fragment in page[max(0, at - 1500) : at + 2500]
+    assert not Rally.objects.exists() and not Driver.objects.exists()
+    assert not RallyStage.objects.exists()
+
+
+def test_edit_then_lock(web: dict[str, Client], clients: dict[str, Any]) -> None:
+    web["organiser"].post(NEW, form())
+    rally = Rally.objects.get()
+    url = f"/rallies/{rally.pk}/edit/"
+    for role, code in (("scorekeeper", 403), ("outsider", 403), ("anonymous", 302)):
+        assert web[role].get(url).status_code == code
+    page = web["organiser"].get(url).content.decode()
+    assert 'value="240"' in page and 'value="SS2 Azoia"' in page
+    # Put the penalty back to its default: the edit sends it (a PATCH merges the rules).
+    changed = form(**{"rules-super_rally_penalty_s": "300", "stages-2-name": "SS3"})
+    assert web["organiser"].post(url, changed).status_code == 302
+    rally.refresh_from_db()
+    assert rally.rules["super_rally_penalty_s"] == 300 and rally.stages.count() == 3
+    ids = [d["id"] for d in clients["organiser"].get(f"/api/rallies/{rally.pk}/").json()["drivers"]]
+    rows = [{"driver": ids[0], "time": 300}, {"driver": ids[1], "time": "5:10"}]
+    response = clients["scorekeeper"].post(
+        f"/api/rallies/{rally.pk}/stages/1/results/", {"results": rows}, format="json"
+    )
+    assert response.status_code == 202, response.content
+    page = web["organiser"].get(url).content.decode()
+    assert "The set-up is locked." in page and 'name="rules-super_rally"' not in page
+    assert web["organiser"].post(url, {"name": "Rali 2"}).status_code == 302
+    rally.refresh_from_db()
+    assert rally.name == "Rali 2" and rally.public is False and rally.stages.count() == 3
