@@ -92,7 +92,7 @@
   function drawProfile(holder, profile, stacks) {
     holder.innerHTML = "";
     if (!profile || !profile.length) return;
-    var w = 6, base = 30, step = 3, level = 0, levels = [];
+    var w = 6, base = 34, step = 3, level = 0, levels = [];
     profile.forEach(function (sq) {
       if (sq.terrain === "ascent") level += 1;
       levels.push(level);
@@ -106,7 +106,7 @@
     svg.setAttribute("aria-label", words.profile.replace("%(n)s", profile.length));
     var finishDrawn = false;
     profile.forEach(function (sq, i) {
-      var h = 10 + (levels[i] - low) * step;
+      var h = 16 + (levels[i] - low) * step;
       var rect = document.createElementNS(NS, "rect");
       rect.setAttribute("x", i * w);
       rect.setAttribute("y", height - h);
@@ -131,7 +131,7 @@
       var i = stack.square - 1;
       if (i < 0 || i >= profile.length) return;
       var c = document.createElementNS(NS, "circle");
-      var h = 10 + (levels[i] - low) * step;
+      var h = 16 + (levels[i] - low) * step;
       c.setAttribute("cx", i * w + w / 2);
       c.setAttribute("cy", Math.max(height - h - 5, 4));
       c.setAttribute("r", stack.type === "major" ? 3.4 : 2.4);

@@ -122,7 +122,7 @@ def profile_svg(profile: list[dict[str, Any]], stacks: list[dict[str, Any]]) -> 
     by terrain, the finish line drawn, stacks as dots; each square clickable (``data-square``)."""
     if not profile:
         return SafeString("")
-    width, base, step = 6, 30, 3
+    width, base, step = 6, 34, 3
     levels, level = [], 0
     for square in profile:
         if square["terrain"] == "ascent":
@@ -136,7 +136,7 @@ def profile_svg(profile: list[dict[str, Any]], stacks: list[dict[str, Any]]) -> 
     parts = []
     finish_drawn = False
     for i, square in enumerate(profile):
-        h = 10 + (levels[i] - low) * step
+        h = 16 + (levels[i] - low) * step
         label = _("Square %(n)s") % {"n": i + 1}
         parts.append(
             format_html(
@@ -167,7 +167,7 @@ def profile_svg(profile: list[dict[str, Any]], stacks: list[dict[str, Any]]) -> 
         if not isinstance(square_number, int) or not 1 <= square_number <= len(profile):
             continue
         i = square_number - 1
-        h = 10 + (levels[i] - low) * step
+        h = 16 + (levels[i] - low) * step
         parts.append(
             format_html(
                 '<circle cx="{}" cy="{}" r="{}" class="stack-mark stack-{}"/>',
@@ -444,8 +444,8 @@ class TourSetupPage(SetupPage):
                 _("Who can see it"),
                 kind="select",
                 choices=[
-                    ("true", _("Public: anyone can read the standings")),
-                    ("false", _("Private: only the club's members")),
+                    ("true", _("Public")),
+                    ("false", _("Private (club members only)")),
                 ],
             ),
             "seed": box(
