@@ -18,16 +18,53 @@ from scoring.grand_tour.model import (
     TeamTimeRow,
 )
 from scoring.grand_tour.rules import GrandTourRules
+from scoring.tie_break import TieBreak
+
+#: GT-5.5's rule number, cited by every Grand Tour tie-break.
+TIE_RULE = "GT-5.5"
+
+
+def stage_tie_breaks(
+    code: str,
+    stage: int | None,
+    ordered: Sequence[int],
+    figure: Mapping[int, int],
+    place: Mapping[int, int],
+) -> list[TieBreak | None]:
+    """GT-5.5 for each of ``ordered`` (ids, ranked) level with the one above on ``figure``:
+    the two places on ``stage`` that separated them (``place``); ``None`` for the others.
+
+    Without a stage number (a bare ranking) there are none.
+    """
+    out: list[TieBreak | None] = [None] * len(ordered)
+    if stage is None:
+        return out
+    for i in range(1, len(ordered)):
+        above, this = ordered[i - 1], ordered[i]
+        if figure[above] == figure[this]:
+            params = {"stage": stage, "place": place[above], "other_place": place[this]}
+            out[i] = TieBreak(code, TIE_RULE, params)
+    return out
 
 
 def rank_general(
-    riders: Sequence[Rider], time: Mapping[int, int], position: Mapping[int, int]
+    riders: Sequence[Rider],
+    time: Mapping[int, int],
+    position: Mapping[int, int],
+    *,
+    stage: int | None = None,
 ) -> tuple[RiderTimeRow, ...]:
-    """GT-5.1: lowest total time first; gaps from the leader."""
+    """GT-5.1: lowest total time first; gaps from the leader.
+
+    With ``stage`` (the number of the stage ``position`` comes from), a rider level on time with
+    the one above carries the GT-5.5 tie-break that put him there.
+    """
     ordered = sorted(riders, key=lambda r: (time[r.id], position[r.id]))
     if not ordered:
         return ()
     lead = time[ordered[0].id]
+    ids = [r.id for r in ordered]
+    breaks = stage_tie_breaks("gt_time_stage_place", stage, ids, time, position)
     return tuple(
         RiderTimeRow(
             rank=rank,
@@ -36,18 +73,33 @@ def rank_general(
             team=r.team_id,
             time=time[r.id],
             gap=time[r.id] - lead,
+            tie_break=breaks[rank - 1],
         )
         for rank, r in enumerate(ordered, start=1)
     )
 
 
 def rank_points(
-    riders: Sequence[Rider], points: Mapping[int, int], position: Mapping[int, int]
+    riders: Sequence[Rider],
+    points: Mapping[int, int],
+    position: Mapping[int, int],
+    *,
+    stage: int | None = None,
 ) -> tuple[RiderPointsRow, ...]:
-    """GT-5.2/5.3: most points first; riders without points too (GT-5.6)."""
+    """GT-5.2/5.3: most points first; riders without points too (GT-5.6); ``stage`` as in
+    :func:`rank_general`."""
     ordered = sorted(riders, key=lambda r: (-points[r.id], position[r.id]))
+    ids = [r.id for r in ordered]
+    breaks = stage_tie_breaks("gt_points_stage_place", stage, ids, points, position)
     return tuple(
-        RiderPointsRow(rank=rank, rider=r.id, name=r.name, team=r.team_id, points=points[r.id])
+        RiderPointsRow(
+            rank=rank,
+            rider=r.id,
+            name=r.name,
+            team=r.team_id,
+            points=points[r.id],
+            tie_break=breaks[rank - 1],
+        )
         for rank, r in enumerate(ordered, start=1)
     )
 
@@ -58,16 +110,30 @@ def best_position(teams: Sequence[Team], position: Mapping[int, int]) -> dict[in
 
 
 def rank_teams(
-    teams: Sequence[Team], time: Mapping[int, int], best: Mapping[int, int]
+    teams: Sequence[Team],
+    time: Mapping[int, int],
+    best: Mapping[int, int],
+    *,
+    stage: int | None = None,
 ) -> tuple[TeamTimeRow, ...]:
-    """GT-5.4: lowest sum of both riders' total times first."""
+    """GT-5.4: lowest sum of both riders' total times first; ``stage`` as in
+    :func:`rank_general` (a team's place is its better-placed rider's)."""
     totals = {t.id: sum(time[r.id] for r in t.riders) for t in teams}
     ordered = sorted(teams, key=lambda t: (totals[t.id], best[t.id]))
     if not ordered:
         return ()
     lead = totals[ordered[0].id]
+    ids = [t.id for t in ordered]
+    breaks = stage_tie_breaks("gt_team_time_stage_place", stage, ids, totals, best)
     return tuple(
-        TeamTimeRow(rank=rank, team=t.id, name=t.name, time=totals[t.id], gap=totals[t.id] - lead)
+        TeamTimeRow(
+            rank=rank,
+            team=t.id,
+            name=t.name,
+            time=totals[t.id],
+            gap=totals[t.id] - lead,
+            tie_break=breaks[rank - 1],
+        )
         for rank, t in enumerate(ordered, start=1)
     )
 
@@ -154,4 +220,5 @@ __all__ = [
     "rank_points",
     "rank_teams",
     "rest_day_awards",
+    "stage_tie_breaks",
 ]

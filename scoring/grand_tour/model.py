@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from scoring.tie_break import TieBreak
+
 Role = Literal["rouleur", "sprinteur"]
 Finish = Literal["flat", "ascent"]
 JERSEYS = ("yellow", "green", "polka_dot")
@@ -81,6 +83,7 @@ class RiderTimeRow:
     team: int
     time: int
     gap: int
+    tie_break: TieBreak | None = None  # GT-5.5 against the level row above
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,7 @@ class RiderPointsRow:
     name: str
     team: int
     points: int
+    tie_break: TieBreak | None = None  # GT-5.5 against the level row above
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,7 @@ class TeamTimeRow:
     name: str
     time: int
     gap: int
+    tie_break: TieBreak | None = None  # GT-5.5 against the level row above
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,7 @@ class TourPointsRow:
     rest_days: int
     classification: int
     total: int
+    tie_break: TieBreak | None = None  # GT-5.5 against the level row above
 
 
 @dataclass(frozen=True)

@@ -21,18 +21,34 @@ from scoring.grand_tour.model import (
     TeamTimeRow,
     TourPointsRow,
 )
+from scoring.tie_break import TieBreak
 
 Row = TypeVar("Row")
+TIE_BREAK = "tie_break"
 
 
 def _row_to_json(row: Any) -> dict[str, Any]:
-    # Row field names are the contract's keys, in the contract's order.
-    return {f.name: getattr(row, f.name) for f in dataclasses.fields(row)}
+    # Row field names are the contract's keys, in the contract's order; ``tie_break`` only on
+    # the rows that have one (a row level with the one above, issue #17).
+    out = {f.name: getattr(row, f.name) for f in dataclasses.fields(row) if f.name != TIE_BREAK}
+    tie_break = getattr(row, TIE_BREAK, None)
+    if tie_break is not None:
+        out[TIE_BREAK] = tie_break.to_json()
+    return out
 
 
 def _rows_from_json(cls: type[Row], items: Any) -> tuple[Row, ...]:
-    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
-    return tuple(cls(**{name: item[name] for name in names}) for item in items)
+    names = [f.name for f in dataclasses.fields(cls) if f.name != TIE_BREAK]  # type: ignore[arg-type]
+    if TIE_BREAK not in {f.name for f in dataclasses.fields(cls)}:  # type: ignore[arg-type]
+        return tuple(cls(**{name: item[name] for name in names}) for item in items)
+    # Snapshots stored before tie-breaks existed have none: they read as None.
+    return tuple(
+        cls(
+            **{name: item[name] for name in names},
+            **{TIE_BREAK: TieBreak.from_json(item.get(TIE_BREAK))},
+        )
+        for item in items
+    )
 
 
 def standings_to_json(standings: Standings) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from scoring.grand_tour.classifications import (
     rank_points,
     rank_teams,
     rest_day_awards,
+    stage_tie_breaks,
 )
 from scoring.grand_tour.model import (
     ExhaustionRow,
@@ -102,11 +103,12 @@ def compute_standings(
         if last_only and expected - first < len(stages) - 1 and not rest_day:
             continue  # nothing of this stage's standings is kept or carried
 
-        general = rank_general(riders, time, position)
-        sprint_rows = rank_points(riders, sprint, position)
-        mountain_rows = rank_points(riders, mountain, position)
+        number = stage.number
+        general = rank_general(riders, time, position, stage=number)
+        sprint_rows = rank_points(riders, sprint, position, stage=number)
+        mountain_rows = rank_points(riders, mountain, position, stage=number)
         best = best_position(setup.teams, position)
-        team_rows = rank_teams(setup.teams, time, best)
+        team_rows = rank_teams(setup.teams, time, best, stage=number)
         jerseys = award_jerseys(general, sprint_rows, mountain_rows, rules)
 
         awards = rest_day_awards(general, sprint_rows, mountain_rows, rules) if rest_day else ()
@@ -127,7 +129,7 @@ def compute_standings(
             if final
             else {t.id: 0 for t in setup.teams}
         )
-        tour_points = _rank_tour_points(setup, podium_tp, rest_tp, bonus, best)
+        tour_points = _rank_tour_points(setup, podium_tp, rest_tp, bonus, best, number)
         totals = {row.team: row.total for row in tour_points}
         rested = {rider_id for _, rider_id in awards}
         out.append(
@@ -182,10 +184,14 @@ def _rank_tour_points(
     rest: Mapping[int, int],
     bonus: Mapping[int, int],
     best: Mapping[int, int],
+    stage: int,
 ) -> tuple[TourPointsRow, ...]:
-    """GT-9.2: podium + Rest Day + classification TP, most first, ties by GT-5.5 (GT-9.3)."""
+    """GT-9.2: podium + Rest Day + classification TP, most first, ties by GT-5.5 (GT-9.3) on
+    ``stage``'s better-placed riders."""
     total = {t.id: podium[t.id] + rest[t.id] + bonus[t.id] for t in setup.teams}
     ordered = sorted(setup.teams, key=lambda t: (-total[t.id], best[t.id]))
+    ids = [t.id for t in ordered]
+    breaks = stage_tie_breaks("gt_tp_stage_place", stage, ids, total, best)
     return tuple(
         TourPointsRow(
             rank=rank,
@@ -195,6 +201,7 @@ def _rank_tour_points(
             rest_days=rest[t.id],
             classification=bonus[t.id],
             total=total[t.id],
+            tie_break=breaks[rank - 1],
         )
         for rank, t in enumerate(ordered, start=1)
     )

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.tie_break import TieBreak, countback_break
+
 #: The status of a car that crossed the finish line; any other status (Formula D's
 #: ``eliminated``, a league's ``dnf``) is a classified non-finisher.
 FINISHED = "finished"
@@ -71,9 +73,10 @@ class DriverStanding:
     statuses: tuple[str, ...]
     race_totals: tuple[int, ...]
     dropped: tuple[int, ...]  # race numbers whose totals were discarded (FD-74)
+    tie_break: TieBreak | None = None  # FD-76 against the row above, when level on points
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "rank": self.rank,
             "driver": self.driver,
             "name": self.name,
@@ -83,6 +86,9 @@ class DriverStanding:
             "results": list(self.results),
             "statuses": list(self.statuses),
         }
+        if self.tie_break is not None:
+            out["tie_break"] = self.tie_break.to_json()
+        return out
 
 
 @dataclass(frozen=True)
@@ -90,9 +96,13 @@ class TeamStanding:
     rank: int
     team: str
     points: int
+    tie_break: TieBreak | None = None  # FD-77 against the row above, when level on points
 
     def to_json(self) -> dict[str, Any]:
-        return {"rank": self.rank, "team": self.team, "points": self.points}
+        out: dict[str, Any] = {"rank": self.rank, "team": self.team, "points": self.points}
+        if self.tie_break is not None:
+            out["tie_break"] = self.tie_break.to_json()
+        return out
 
 
 @dataclass(frozen=True)
@@ -167,8 +177,50 @@ def compute_standings(
         )
         rows.append((key, standing))
     rows.sort(key=lambda item: item[0])
-    ranked = tuple(_ranked(s, i + 1) for i, (_, s) in enumerate(rows))
-    return Standings(races[-1].number, ranked, _teams(entrants, by_race, scale, max_pos))
+    numbers = [r.number for r in races]
+    ranked = tuple(
+        _ranked(
+            s, i + 1, _tie_break(rows[i - 1][0], key, numbers, max_pos, DRIVERS_RULE) if i else None
+        )
+        for i, (key, s) in enumerate(rows)
+    )
+    return Standings(races[-1].number, ranked, _teams(entrants, by_race, scale, max_pos, numbers))
+
+
+DRIVERS_RULE, TEAMS_RULE = "FD-76", "FD-77"
+
+
+def _tie_break(
+    above: tuple[Any, ...], key: tuple[Any, ...], numbers: Sequence[int], max_pos: int, rule: str
+) -> TieBreak | None:
+    """Which FD-76 (FD-77) criterion ranks the row of ``key`` after the row of ``above``.
+
+    Keys are the sort keys of :func:`compute_standings` and :func:`_teams`: (-points,
+    countback, places from the most recent race back, entry order or team name). ``None``
+    when the points differ.
+    """
+    if above[0] != key[0]:
+        return None
+    counted = countback_break([-c for c in above[1]], [-c for c in key[1]], rule)
+    if counted is not None:
+        return counted
+    for back, (a, b) in enumerate(zip(above[2], key[2], strict=True)):
+        if a != b:
+            race = numbers[len(numbers) - 1 - back]
+            if isinstance(a, tuple):  # a team's pooled places, best car first
+                params = {"race": race, "places": _entered(a, max_pos)}
+                params["other_places"] = _entered(b, max_pos)
+                return TieBreak("recent_race_places", rule, params)
+            other = None if b > max_pos else b
+            return TieBreak(
+                "recent_race_place", rule, {"race": race, "place": a, "other_place": other}
+            )
+    return TieBreak("entry_order" if rule == DRIVERS_RULE else "team_name", rule, {})
+
+
+def _entered(places: tuple[int, ...], max_pos: int) -> tuple[int | None, ...]:
+    # "Not started" pads a team's places past the last classified position: shown as such.
+    return tuple(None if p > max_pos else p for p in places)
 
 
 def snapshots(
@@ -191,7 +243,7 @@ def snapshots(
     return documents
 
 
-def _ranked(s: DriverStanding, rank: int) -> DriverStanding:
+def _ranked(s: DriverStanding, rank: int, tie_break: TieBreak | None) -> DriverStanding:
     return DriverStanding(
         rank,
         s.driver,
@@ -203,6 +255,7 @@ def _ranked(s: DriverStanding, rank: int) -> DriverStanding:
         s.statuses,
         s.race_totals,
         s.dropped,
+        tie_break,
     )
 
 
@@ -219,6 +272,7 @@ def _teams(
     by_race: Sequence[dict[int, Finish]],
     scale: Scale,
     max_pos: int,
+    numbers: Sequence[int],
 ) -> tuple[TeamStanding, ...]:
     """FD-77: sums of the drivers' race totals, no drops; ties as FD-76 on pooled positions.
 
@@ -252,7 +306,15 @@ def _teams(
         key = (-total, _countback(positions, max_pos), tuple(reversed(recent)), team)
         rows.append((key, team, total))
     rows.sort(key=lambda item: item[0])
-    return tuple(TeamStanding(i + 1, team, total) for i, (_, team, total) in enumerate(rows))
+    return tuple(
+        TeamStanding(
+            i + 1,
+            team,
+            total,
+            _tie_break(rows[i - 1][0], key, numbers, max_pos, TEAMS_RULE) if i else None,
+        )
+        for i, (key, team, total) in enumerate(rows)
+    )
 
 
 def _pooled(classified: list[int], size: int, max_pos: int) -> tuple[int, ...]:

@@ -16,6 +16,7 @@ from typing import Any
 from scoring.params import ParamError, as_int, as_int_tuple, build_rules, param, rules_to_json
 from scoring.rally.sheet import FINISHED
 from scoring.rally.standings import RallyInputError, RallyStandings, shared_ranks
+from scoring.tie_break import TieBreak, countback_break
 
 # RM-47: the WRC scales (the 2025 Super Sunday bonus is not part of it).
 PRESETS: dict[str, tuple[int, ...]] = {
@@ -90,10 +91,11 @@ class ChampionshipRow:
     scores: tuple[int, ...]
     power_stage_points: tuple[int, ...]
     dropped: tuple[int, ...]  # 1-based numbers of the rallies whose scores are discarded
+    tie_break: TieBreak | None = None  # RM-51 against the row above, when level on points
 
     def to_json(self) -> dict[str, Any]:
         """The line as the API shows it (``scores`` and the rest are additions)."""
-        return {
+        out: dict[str, Any] = {
             "rank": self.rank,
             "name": self.name,
             "points": self.points,
@@ -103,6 +105,9 @@ class ChampionshipRow:
             "power_stage_points": list(self.power_stage_points),
             "dropped": list(self.dropped),
         }
+        if self.tie_break is not None:
+            out["tie_break"] = self.tie_break.to_json()
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,10 +178,20 @@ def championship_standings(
             scores=tuple(sheet.scores[k]),
             power_stage_points=tuple(sheet.power[k]),
             dropped=dropped[k],
+            tie_break=_tie_break(order_key(ordered[i - 1]), order_key(k), r) if i else None,
         )
-        for k, r in zip(ordered, ranks, strict=True)
+        for i, (k, r) in enumerate(zip(ordered, ranks, strict=True))
     )
     return ChampionshipStandings(count, rows)
+
+
+def _tie_break(above: tuple[int, ...], key: tuple[int, ...], rank: int) -> TieBreak | None:
+    """RM-51 between two rows' order keys (-points, -1sts, -2nds, ...): the countback place
+    that separates them, or the shared rank; ``None`` when the points differ."""
+    if above[0] != key[0]:
+        return None
+    counted = countback_break([-c for c in above[1:]], [-c for c in key[1:]], "RM-51")
+    return counted or TieBreak("shared_points", "RM-51", {"rank": rank})
 
 
 def _drivers_by_first_appearance(

@@ -15,6 +15,7 @@ from typing import Any
 from scoring.issues import EngineError
 from scoring.rally.rules import RallyRules
 from scoring.rally.sheet import FINISHED, RETIRED, StageEntry
+from scoring.tie_break import TieBreak
 
 
 class RallyInputError(EngineError):
@@ -46,6 +47,7 @@ class StageTime:
     status: str
     rank: int | None
     super_rally: bool
+    tie_break: TieBreak | None = None  # RM-42: the same time as the finisher above
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +72,7 @@ class StageClassification:
                     "rank": t.rank,
                     "status": t.status,
                     "super_rally": t.super_rally,
+                    **({} if t.tie_break is None else {"tie_break": t.tie_break.to_json()}),
                 }
                 for t in self.times
             ],
@@ -88,10 +91,11 @@ class OverallRow:
     stage_wins: int
     out_after_stage: int | None
     stage_times: tuple[int | None, ...]
+    tie_break: TieBreak | None = None  # RM-44 against the row above, when level on rally time
 
     def to_json(self) -> dict[str, Any]:
         """The line as the API shows it."""
-        return {
+        out: dict[str, Any] = {
             "rank": self.rank,
             "driver": self.driver,
             "name": self.name,
@@ -100,6 +104,9 @@ class OverallRow:
             "stage_wins": self.stage_wins,
             "out_after_stage": self.out_after_stage,
         }
+        if self.tie_break is not None:
+            out["tie_break"] = self.tie_break.to_json()
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +155,18 @@ def classify_stage(
     times = [e.stage_time for e in finished]
     ranks = shared_ranks(times)
     out: list[StageTime] = [
-        StageTime(e.driver, t, FINISHED, r, False)
-        for e, t, r in zip(finished, times, ranks, strict=True)
+        StageTime(
+            e.driver,
+            t,
+            FINISHED,
+            r,
+            False,
+            # RM-42: equal stage times share the position.
+            TieBreak("shared_stage_time", "RM-42", {"rank": r})
+            if i and t == times[i - 1]
+            else None,
+        )
+        for i, (e, t, r) in enumerate(zip(finished, times, ranks, strict=True))
         if t is not None
     ]
     winners = tuple(s.driver for s in out if s.rank == 1)
@@ -240,9 +257,17 @@ def rally_standings(
     leader = totals[running[0]] if running else 0
     rows = [
         OverallRow(
-            r, d, names[d], totals[d], totals[d] - leader, wins[d], None, tuple(per_stage[d])
+            r,
+            d,
+            names[d],
+            totals[d],
+            totals[d] - leader,
+            wins[d],
+            None,
+            tuple(per_stage[d]),
+            _overall_tie_break(per_stage, running[i - 1], d, totals, r) if i else None,
         )
-        for d, r in zip(running, ranks, strict=True)
+        for i, (d, r) in enumerate(zip(running, ranks, strict=True))
     ]
     gone = sorted(out_after, key=lambda d: (-out_after[d], position[d]))
     rows.extend(
@@ -250,6 +275,24 @@ def rally_standings(
         for d in gone
     )
     return RallyStandings(len(stages), tuple(drivers), tuple(rows), tuple(classified))
+
+
+def _overall_tie_break(
+    per_stage: dict[int, list[int | None]],
+    above: int,
+    driver: int,
+    totals: dict[int, int],
+    rank: int,
+) -> TieBreak | None:
+    """RM-44 for ``driver`` ranked after ``above``: the first stage with different times, or
+    the shared rank; ``None`` when the rally times differ."""
+    if totals[above] != totals[driver]:
+        return None
+    for number, (a, b) in enumerate(zip(per_stage[above], per_stage[driver], strict=True), 1):
+        if a != b:
+            params = {"stage": number, "time": a, "other_time": b}
+            return TieBreak("rally_stage_time", "RM-44", params)
+    return TieBreak("shared_rally_time", "RM-44", {"rank": rank})
 
 
 def _check_entries(sheet: StageSheet, order: list[int], out_after: dict[int, int]) -> None:

@@ -88,6 +88,8 @@ def test_basic_standings_shape() -> None:
     assert [d["rank"] for d in data["drivers"]] == [1, 2, 3, 4]
     # Teams tie on 29 with the same pooled positions; in race 2 Tejo's best car (1st) beat
     # Sado's (2nd): FD-76 (2) decides for teams too (FD-77, decisions-formula-d.md).
+    sado = data["teams"][1].pop("tie_break")  # issue #17: why Sado is second
+    assert sado["code"] == "recent_race_places"
     assert data["teams"] == [
         {"rank": 1, "team": "Tejo", "points": 29},
         {"rank": 2, "team": "Sado", "points": 29},

@@ -32,7 +32,7 @@ from rest_framework.routers import APIRootView, DefaultRouter
 
 from scoring.digits import parse_digits
 from tournament.clubs.models import Club
-from tournament.competitions import audit, idempotency, services, simulation, transfer
+from tournament.competitions import audit, idempotency, services, simulation, tie_break, transfer
 from tournament.competitions.access import (
     ORGANISE,
     READ,
@@ -308,9 +308,11 @@ class CompetitionViewSet(VisibleFirst, mixins.ListModelMixin, mixins.RetrieveMod
             kind=self.kind, competition_id=parse_id(pk), user=request.user, after=after
         )
         if text is not None:
-            return HttpResponse(text, content_type="application/json")
+            # issue #17: rows' tie_break sentences in the reader's language.
+            return HttpResponse(tie_break.localize_text(text), content_type="application/json")
         competition = self.get_object()
-        return Response(services.standings(kind=self.kind, competition=competition, after=after))
+        document = services.standings(kind=self.kind, competition=competition, after=after)
+        return Response(tie_break.localize(document))
 
     def import_document(self, request: Request) -> Response:
         """Recreate a competition from an exported document in a club the caller organises."""

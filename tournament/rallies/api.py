@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournament.clubs.models import Club
+from tournament.competitions import tie_break
 from tournament.competitions.access import ORGANISE, READ, club_named_in_body
 from tournament.competitions.api import VisibleFirst, query_int
 from tournament.competitions.errors import InvalidInput
@@ -131,6 +132,5 @@ class RallyChampionshipViewSet(VisibleFirst, mixins.ListModelMixin, mixins.Retri
         """RM-47 to RM-51 over the longest run of complete rallies from the first."""
         championship = self.get_object()  # visibility first: 404 before any 400
         after = query_int(request, "after_rally")
-        return Response(
-            services.rally_championship_standings(championship=championship, after=after)
-        )
+        document = services.rally_championship_standings(championship=championship, after=after)
+        return Response(tie_break.localize(document))  # issue #17: tie-breaks in words

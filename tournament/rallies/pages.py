@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from scoring.clock import clock
+from tournament.competitions.tie_break import row_sentence
 from tournament.rallies.models import Driver, Rally, RallyChampionship, RallyStage
 from tournament.rallies.setup import layout_name
 from tournament.web import charts
@@ -72,7 +73,8 @@ def overall_table(data: dict[str, Any]) -> ui.Table:
                     ui.Cell(row["gap"], ui.GAP),  # the leader's 0 reads "—"
                     ui.Cell(row["stage_wins"], ui.NUMBER),
                     ui.Cell(_("retired on stage %(n)s") % {"n": out} if out else ""),
-                )
+                ),
+                tie_break=row_sentence(row),
             )
         )
     return ui.Table(
@@ -112,7 +114,8 @@ def stage_table(snapshot: dict[str, Any] | None, number: int, names: dict[int, s
                     ui.Cell(time, ui.TIME),
                     ui.Cell(None if time is None or best is None else time - best, ui.GAP),
                     ui.Cell("*" if t.get("super_rally") else "", ui.TEXT),
-                )
+                ),
+                tie_break=row_sentence(t),
             )
         )
     return ui.Table(
@@ -283,7 +286,8 @@ def championship_table(data: dict[str, Any], rally_count: int) -> ui.Table:
                     *results,
                     ui.Cell(row["wins"], ui.NUMBER),
                     ui.Cell(row["points"], ui.NUMBER),
-                )
+                ),
+                tie_break=row_sentence(row),
             )
         )
     return ui.Table(

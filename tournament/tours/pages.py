@@ -19,6 +19,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from tournament.competitions.tie_break import row_sentence
 from tournament.tours.models import Finish, Rider, RiderRole, Stage, Team, Tour
 from tournament.web import charts
 from tournament.web import components as ui
@@ -150,7 +151,8 @@ def classification_tables(
             icon=icon,
             columns=columns,
             rows=tuple(
-                ui.Row(cells(r), highlight=r["team"] == highlight_team) for r in data.get(slug, [])
+                ui.Row(cells(r), highlight=r["team"] == highlight_team, tie_break=row_sentence(r))
+                for r in data.get(slug, [])
             ),
             csv_url=csv(slug),
         )

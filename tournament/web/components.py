@@ -50,6 +50,7 @@ class Table:
     title: Any
     columns: tuple[Column, ...]
     rows: tuple[Row, ...]
+    tie_break: str = ""  # why it ranks after the level row above (issue #17), translated
     icon: str | None = None  # the jersey its leader wears
     csv_url: str | None = None
     empty: Any = ""

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from tournament.competitions.tie_break import row_sentence
 from tournament.web.charts import LineChart, Series, line_chart
 from tournament.web.components import (
     NUMBER,
@@ -50,7 +51,8 @@ def driver_table(data: dict[str, Any]) -> Table:
                     Cell(d["team"] or "", TEXT),
                     Cell(d["points"], NUMBER),
                     Cell(d["wins"], NUMBER),
-                )
+                ),
+                tie_break=row_sentence(d),
             )
             for d in data.get("drivers", [])
         ),
@@ -69,7 +71,10 @@ def team_table(data: dict[str, Any]) -> Table:
             Column("points", _("Points"), NUMBER),
         ),
         rows=tuple(
-            Row((Cell(t["rank"], RANK), Cell(t["team"], TEXT), Cell(t["points"], NUMBER)))
+            Row(
+                (Cell(t["rank"], RANK), Cell(t["team"], TEXT), Cell(t["points"], NUMBER)),
+                tie_break=row_sentence(t),
+            )
             for t in data.get("teams", [])
         ),
         empty=_("No team standings yet."),
