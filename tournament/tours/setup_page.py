@@ -286,7 +286,7 @@ def suggested_names(values: Values) -> list[str]:
     rows = indices(values, "teams")
     typed = {values.get(f"teams-{i}-name", "").strip().casefold() for i in rows}
     free = [str(word) for word, _c in COLOURS if str(word).casefold() not in typed]
-    out = []
+    out: list[str] = []
     for i in rows:
         own = values.get(f"teams-{i}-name", "").strip()
         out.append(own or (free.pop(0) if free else _("Team %(n)s") % {"n": len(out) + 1}))
@@ -345,9 +345,9 @@ class TourSetupPage(SetupPage):
     def act(self, values: Values, action: str) -> Values:
         verb, _sep, target = action.partition(":")
         if verb == "add" and (target in ("stages", "teams") or target.endswith("-stacks")):
-            row = max(indices(values, target), default=-1) + 1
+            new_row = max(indices(values, target), default=-1) + 1
             first = {"stages": "pick", "teams": "name"}.get(target, "square")
-            return values | {f"{target}-{row}-{first}": ""}
+            return values | {f"{target}-{new_row}-{first}": ""}
         if verb == "remove":
             prefix, _sep, row = target.rpartition("-")
             if row.isdigit() and prefix:
