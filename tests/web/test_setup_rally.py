@@ -133,3 +133,109 @@ def test_edit_then_lock(web: dict[str, Client], clients: dict[str, Any]) -> None
     assert web["organiser"].post(url, {"name": "Rali 2"}).status_code == 302
     rally.refresh_from_db()
     assert rally.name == "Rali 2" and rally.public is False and rally.stages.count() == 3
+
+
+# --- rally championships ----------------------------------------------------------------------
+
+CHAMP_NEW = "/clubs/velo-lisboa/rally-championships/new/"
+
+
+def two_rallies(web: dict[str, Client]) -> list[Rally]:
+    web["organiser"].post(NEW, form())
+    web["organiser"].post(NEW, form(name="Rali do Douro"))
+    return list(Rally.objects.order_by("pk"))
+
+
+def champ_form(rallies: list[Rally], **changes: str) -> dict[str, str]:
+    data = {
+        "name": "Taça de Ralis",
+        "public": "on",
+        "points": "wrc-2010",
+        "power_stage": "on",
+        "power_stage_points": "3, 2, 1",
+        "drop_worst": "0",
+        f"pick-{rallies[0].pk}": "on",
+        f"order-{rallies[0].pk}": "2",
+        f"pick-{rallies[1].pk}": "on",
+        f"order-{rallies[1].pk}": "1",
+    }
+    data.update(changes)
+    return data
+
+
+def test_rally_championship_new_page(web: dict[str, Client], clients: dict[str, Any]) -> None:
+    from tournament.rallies.models import RallyChampionship
+
+    rallies = two_rallies(web)
+    assert web["scorekeeper"].get(CHAMP_NEW).status_code == 403
+    assert web["outsider"].get(CHAMP_NEW).status_code == 403
+    assert web["anonymous"].get(CHAMP_NEW).status_code == 302
+    page = web["organiser"].get(CHAMP_NEW).content.decode()
+    assert "Rali do Douro" in page and 'data-points-table="wrc-2025"' in page
+    bad = web["organiser"].post(CHAMP_NEW, champ_form(rallies, power_stage_points="1, 3"))
+    text = bad.content.decode()
+    at = text.index('name="power_stage_points"')
+    assert "must not increase" in text[at : at + 1500]
+    assert not RallyChampionship.objects.exists()
+    response = web["organiser"].post(CHAMP_NEW, champ_form(rallies))
+    championship = RallyChampionship.objects.get()
+    assert response["Location"] == f"/rally-championships/{championship.pk}/"
+    api = clients["organiser"].post(
+        "/api/rally-championships/",
+        {
+            "club": "velo-lisboa",
+            "name": "Taça de Ralis",
+            "points": "wrc-2010",
+            "power_stage": True,
+            "power_stage_points": [3, 2, 1],
+            "drop_worst": 0,
+            "rallies": [rallies[1].pk, rallies[0].pk],
+        },
+        format="json",
+    )
+    by_page = clients["organiser"].get(f"/api/rally-championships/{championship.pk}/").json()
+    by_api = api.json()
+    for detail in (by_page, by_api):
+        detail.pop("id"), detail.pop("created_at")
+    assert by_page == by_api
+
+
+def test_rally_championship_edit_and_lock(web: dict[str, Client], clients: dict[str, Any]) -> None:
+    from tournament.rallies.models import RallyChampionship
+
+    rallies = two_rallies(web)
+    web["organiser"].post(CHAMP_NEW, champ_form(rallies, **{f"pick-{rallies[1].pk}": ""}))
+    championship = RallyChampionship.objects.get()
+    url = f"/rally-championships/{championship.pk}/edit/"
+    assert web["scorekeeper"].get(url).status_code == 403
+    assert web["outsider"].get(url).status_code == 403
+    changed = champ_form(rallies, drop_worst="1", points="custom", **{"points-custom": "10 5"})
+    assert web["organiser"].post(url, changed).status_code == 302
+    championship.refresh_from_db()
+    assert championship.points == [10, 5] and championship.drop_worst == 1
+    assert [e.rally_id for e in championship.entries.order_by("order")] == [
+        rallies[1].pk,
+        rallies[0].pk,
+    ]
+    # A result in one of its rallies: the settings lock, the name still changes.
+    ids = [
+        d["id"]
+        for d in clients["organiser"].get(f"/api/rallies/{rallies[0].pk}/").json()["drivers"]
+    ]
+    rows = [{"driver": ids[0], "time": 300}, {"driver": ids[1], "time": 310}]
+    response = clients["scorekeeper"].post(
+        f"/api/rallies/{rallies[0].pk}/stages/1/results/", {"results": rows}, format="json"
+    )
+    assert response.status_code == 202, response.content
+    page = web["organiser"].get(url).content.decode()
+    assert "The set-up is locked." in page and 'name="drop_worst"' not in page
+    response = web["organiser"].post(url, champ_form(rallies, name="Taça 2026", drop_worst="3"))
+    assert response.status_code == 302
+    championship.refresh_from_db()
+    assert championship.name == "Taça 2026" and championship.drop_worst == 1
+    # Moving a rally that has results is refused, nothing changes.
+    moved = champ_form(rallies, **{f"order-{rallies[0].pk}": "1", f"order-{rallies[1].pk}": "2"})
+    response = web["organiser"].post(url, moved)
+    assert response.status_code == 200 and "stay in their place" in response.content.decode()
+    first = championship.entries.order_by("order").first()
+    assert first is not None and first.rally_id == rallies[1].pk

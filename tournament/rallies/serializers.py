@@ -153,22 +153,66 @@ class RallyChampionshipCreateSerializer(serializers.Serializer):
         }
         settings, problems = parse_championship_settings(given)
         errors: dict[str, Any] = param_messages(problems)
-        rallies = data["rallies"]
-        if len(set(rallies)) != len(rallies):
-            errors["rallies"] = [_("A rally may be added once.")]
-        else:
-            found_ids = set(
-                Rally.objects.filter(pk__in=rallies, club=data["club"]).values_list("pk", flat=True)
-            )
-            missing = [pk for pk in rallies if pk not in found_ids]
-            if missing:
-                errors["rallies"] = [
-                    _("No rally of this club has the id %(ids)s.")
-                    % {"ids": ", ".join(str(pk) for pk in missing)}
-                ]
+        rally_errors = check_championship_rallies(data["rallies"], data["club"])
+        if rally_errors:
+            errors["rallies"] = rally_errors
         if errors:
             raise serializers.ValidationError(errors)
         return {**data, "settings": settings.to_json()}
+
+
+def check_championship_rallies(rallies: list[int], club: Club) -> list[str]:
+    """RM-47: rallies of the championship's club, each once (the problems, empty when none)."""
+    if len(set(rallies)) != len(rallies):
+        return [_("A rally may be added once.")]
+    found_ids = set(Rally.objects.filter(pk__in=rallies, club=club).values_list("pk", flat=True))
+    missing = [pk for pk in rallies if pk not in found_ids]
+    if missing:
+        return [
+            _("No rally of this club has the id %(ids)s.")
+            % {"ids": ", ".join(str(pk) for pk in missing)}
+        ]
+    return []
+
+
+SETTING_KEYS = ("points", "power_stage", "power_stage_points", "drop_worst")
+
+
+class RallyChampionshipPatchSerializer(serializers.Serializer):
+    """A change of a rally championship (the set-up pages): ``name`` and ``public``, the
+    settings of RM-47 to RM-50 and the rallies in order, checked as at creation. The
+    championship is the serializer's ``context["championship"]``; settings not sent keep their
+    value, and the merged settings are checked together."""
+
+    name = CharField(max_length=160, required=False)
+    public = BooleanField(required=False)
+    points = serializers.JSONField(required=False)
+    power_stage = serializers.JSONField(required=False)
+    power_stage_points = serializers.JSONField(required=False)
+    drop_worst = serializers.JSONField(required=False)
+    rallies = serializers.ListField(
+        child=IntegerField(min_value=1, max_value=MAX_ID), required=False
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        reject_unknown(self, _("This field cannot be changed."))
+        championship: RallyChampionship = self.context["championship"]
+        errors: dict[str, Any] = {}
+        if any(key in data for key in SETTING_KEYS):
+            merged = {
+                **championship.settings_json(),
+                **{k: data[k] for k in SETTING_KEYS if k in data},
+            }
+            settings, problems = parse_championship_settings(merged)
+            errors |= param_messages(problems)
+            data = {**data, "settings": settings.to_json()}
+        if "rallies" in data:
+            rally_errors = check_championship_rallies(data["rallies"], championship.club)
+            if rally_errors:
+                errors["rallies"] = rally_errors
+        if errors:
+            raise serializers.ValidationError(errors)
+        return data
 
 
 class RallyChampionshipAddRallySerializer(serializers.Serializer):

@@ -104,6 +104,72 @@ def add_rally(*, championship_id: int, rally_id: Any, by: Any) -> RallyChampions
     return championship
 
 
+def championship_locked(championship: RallyChampionship) -> list[Rally]:
+    """The championship's rallies that hold stored results, in championship order.
+
+    Once one does, its points, power stage and drop-worst settings and the rallies already in
+    it stay as they are (the set-up locks with the first result, API.md); rallies may still be
+    added at the end, as ``add_rally`` does.
+    """
+    stored = RallyStage.objects.filter(version__gt=0).values("competition_id")
+    return list(
+        Rally.objects.filter(
+            championship_entries__championship=championship, pk__in=stored
+        ).order_by("championship_entries__order")
+    )
+
+
+def update_championship(
+    *, championship_id: int, changes: dict[str, Any], by: Any
+) -> RallyChampionship:
+    """Change a championship's name, visibility, settings or rallies (checked by
+    ``RallyChampionshipPatchSerializer``). Settings and the rallies already in it are locked
+    once one of them holds results (Conflict); new rallies may then still go at the end."""
+    with transaction.atomic():
+        championship = RallyChampionship.objects.select_for_update().get(pk=championship_id)
+        locked = bool(championship_locked(championship))
+        current = list(
+            ChampionshipRally.objects.filter(championship=championship)
+            .order_by("order")
+            .values_list("rally_id", flat=True)
+        )
+        settings = changes.get("settings")
+        rallies = changes.get("rallies")
+        if locked and settings is not None and settings != championship.settings_json():
+            raise Conflict(_("The settings cannot change once a rally of it has results."))
+        if locked and rallies is not None and rallies[: len(current)] != current:
+            raise Conflict(_("Rallies with results stay in their place; new ones go at the end."))
+        changed: dict[str, Any] = {}
+        for key in ("name", "public"):
+            if key in changes and getattr(championship, key) != changes[key]:
+                changed[key] = [getattr(championship, key), changes[key]]
+                setattr(championship, key, changes[key])
+        if settings is not None:
+            for key, value in settings.items():
+                if getattr(championship, key) != value:
+                    changed[key] = [getattr(championship, key), value]
+                    setattr(championship, key, value)
+        championship.save()
+        if rallies is not None and rallies != current:
+            changed["rallies"] = [current, rallies]
+            ChampionshipRally.objects.filter(championship=championship).delete()
+            ChampionshipRally.objects.bulk_create(
+                ChampionshipRally(championship=championship, rally_id=pk, order=order)
+                for order, pk in enumerate(rallies, start=1)
+            )
+        if changed:
+            audit.record(
+                club_id=championship.club_id,
+                kind=CHAMPIONSHIP_KIND,
+                competition_id=championship.pk,
+                action=AuditAction.SETUP_CHANGED,
+                summary="Changed: " + ", ".join(sorted(changed)),
+                by=by,
+                changes=changed,
+            )
+    return championship
+
+
 def counted_rallies(championship: RallyChampionship) -> list[Rally]:
     """The longest run of complete rallies from the first, in championship order (API.md).
 

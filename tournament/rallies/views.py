@@ -25,7 +25,7 @@ from tournament.competitions import simulation
 from tournament.competitions.errors import Conflict, InvalidInput, VersionConflict
 from tournament.competitions.forms import set_form_errors
 from tournament.competitions.kinds import AnyKind, get_kind
-from tournament.rallies import pages, services, setup_pages
+from tournament.rallies import championship_setup, pages, services, setup_pages
 from tournament.rallies.forms import DriverRowFormSet, apply_errors, initial_rows, sheet_rows
 from tournament.rallies.models import Rally, RallyStage
 from tournament.rallies.setup import layout_name
@@ -222,5 +222,13 @@ PAGES = web_pages.KindPages(
         # The organisers' set-up pages (issue #15): tournament/rallies/setup_pages.py.
         path("clubs/<slug:slug>/rallies/new/", setup_pages.new, name="new"),
         path("rallies/<int:pk>/edit/", setup_pages.edit, name="edit"),
+        path(
+            "clubs/<slug:slug>/rally-championships/new/",
+            championship_setup.new,
+            name="championship-new",
+        ),
+        path(
+            "rally-championships/<int:pk>/edit/", championship_setup.edit, name="championship-edit"
+        ),
     ),
 )
