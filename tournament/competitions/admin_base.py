@@ -391,8 +391,7 @@ def run_setup_check(form: SetupForm, formsets: list[SetupFormSet]) -> dict[str, 
                 )
                 return None
     admin_page = form.setup_admin
-    kind = admin_page.kind()
-    serializer = kind.setup_serializer(data=admin_page.setup_data(form.cleaned_data, rows))
+    serializer = admin_page.setup_check(form, admin_page.setup_data(form.cleaned_data, rows))
     if serializer.is_valid():
         checked: dict[str, Any] = serializer.validated_data
         return checked
@@ -500,6 +499,28 @@ class SetupAdmin(ClubScopedAdmin):
         self, cleaned: dict[str, Any], rows: dict[str, list[dict[str, Any]]]
     ) -> dict[str, Any]:
         raise NotImplementedError
+
+    #: Check the page with the game's whole create request (``kind.create_serializer``: club,
+    #: name, visibility and seed too, as ``POST /api/<collection>/``), not the set-up alone.
+    check_whole_request: ClassVar[bool] = False
+
+    def setup_check(self, form: Any, setup: dict[str, Any]) -> Any:
+        """The serializer that checks the page: the set-up serializer, or the create request's
+        (``check_whole_request``) with the competition's own fields from the form."""
+        kind = self.kind()
+        if not self.check_whole_request:
+            return kind.setup_serializer(data=setup)
+        cleaned = form.cleaned_data
+        club = cleaned.get("club") or getattr(form.instance, "club", None)
+        body: dict[str, Any] = {
+            **setup,
+            "club": getattr(club, "slug", None),
+            "name": cleaned.get("name", form.instance.name),
+            "public": cleaned.get("public", form.instance.public),
+        }
+        if "seed" in kind.create_serializer().fields and cleaned.get("seed") is not None:
+            body["seed"] = cleaned["seed"]
+        return kind.create_serializer(data=body)
 
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
