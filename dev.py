@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -105,8 +106,23 @@ def run() -> None:
     os.execve(str(PY), [str(PY), "manage.py", "runserver", "127.0.0.1:8000"], env)
 
 
+def ensure_axe() -> None:
+    """``npm ci`` (axe-core, for the browser tests' accessibility checks) when npm exists and
+    node_modules is older than package-lock.json; without npm those checks skip, saying why."""
+    lock_file, installed = ROOT / "package-lock.json", ROOT / "node_modules" / ".package-lock.json"
+    if not lock_file.exists() or shutil.which("npm") is None:
+        return
+    if installed.exists() and installed.stat().st_mtime >= lock_file.stat().st_mtime:
+        return
+    try:
+        sh("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error")
+    except subprocess.CalledProcessError:
+        print("npm ci failed: the axe-core checks of the browser tests will be skipped")
+
+
 def test(pytest_args: list[str]) -> None:
     ensure_venv("dev")
+    ensure_axe()
     env = {**os.environ, "PODIUM_TESTING": "1"}
     if "DATABASE_URL" not in env and answers("127.0.0.1", 5432):
         env["DATABASE_URL"] = TEST_DATABASE_URL

@@ -38,4 +38,33 @@
     }, delay);
   }
   document.querySelectorAll("[data-poll]").forEach(function (el) { poll(el, 0); });
+
+  // A table box that scrolls sideways (tables.py, issue #16) says so: .more-left / .more-right
+  // shade the sticky columns' edges, and the box joins the tab order, named by its caption, so
+  // that a keyboard can scroll it too.
+  function scrollCue(box) {
+    var more = box.scrollWidth - box.clientWidth > 1;
+    box.classList.toggle("scrolls", more);
+    box.classList.toggle("more-left", more && box.scrollLeft > 1);
+    box.classList.toggle("more-right", more && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+    if (more && !box.hasAttribute("tabindex")) {
+      var caption = box.querySelector("caption");
+      box.setAttribute("tabindex", "0");
+      box.setAttribute("role", "region");
+      if (caption) box.setAttribute("aria-label", caption.textContent.trim());
+    } else if (!more && box.getAttribute("role") === "region") {
+      box.removeAttribute("tabindex");
+      box.removeAttribute("role");
+      box.removeAttribute("aria-label");
+    }
+  }
+  var boxes = document.querySelectorAll(".table-wrap");
+  var observer = window.ResizeObserver ? new ResizeObserver(function (entries) {
+    entries.forEach(function (entry) { scrollCue(entry.target); });
+  }) : null;
+  boxes.forEach(function (box) {
+    scrollCue(box);
+    box.addEventListener("scroll", function () { scrollCue(box); }, {passive: true});
+    if (observer) observer.observe(box);
+  });
 })();

@@ -29,10 +29,11 @@ def test_tour_page_renders_without_console_errors(live_server, users, browser, c
     assert response.status == 200
     assert page.locator("html").get_attribute("lang") == "fr"  # from Accept-Language
     assert "Classement général" in page.locator("#general-h").inner_text()
-    chart = page.locator("svg.linechart")
+    chart = page.locator("svg.linechart.layout-wide")  # the desktop's layout (charts.py)
+    assert chart.is_visible() and not page.locator("svg.linechart.layout-narrow").is_visible()
     assert chart.get_attribute("role") == "img"
-    assert chart.locator("polyline").count() == 8
-    assert page.locator("svg.timeline rect").count() >= 3
+    assert chart.locator("polyline:not(.leader)").count() == 8
+    assert page.locator("svg.timeline.layout-wide rect").count() >= 3
     # The "after stage" selector submits itself (podium.js) and keeps the address shareable.
     page.select_option("#after_stage", "2")
     page.wait_for_url(f"{live_server.url}/tours/{tour.pk}/?after_stage=2")

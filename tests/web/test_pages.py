@@ -66,7 +66,8 @@ def test_tour_page_shows_classifications_times_and_gaps(web, resolved_tour):
     assert 'class="jersey jersey--yellow"' in html
     # The start order of the next stage, the timeline and the chart with their alternatives.
     assert "Start order of stage 3" in html
-    assert html.count('role="img" aria-labelledby=') == 2
+    # Two charts, each drawn for a phone and for a wider box (podium.css shows one of them).
+    assert html.count('role="img" aria-labelledby=') == 4
     assert '<title id="gc-t">' in html and '<desc id="gc-d">' in html
     assert '<title id="timeline-t">' in html
     assert html.count("Data table") == 2

@@ -1,15 +1,33 @@
-"""SVG geometry for the standings charts, computed in Python so templates only draw.
+"""SVG standings charts, laid out in Python for the width they get (issue #16).
 
-Two generic charts: a *line chart* of a rank (or gap) per entrant across events, and a *holder
-timeline* (who held each jersey, or led, after each event). Both come with the data a text
-alternative needs; the templates add ``role="img"``, ``<title>``, ``<desc>`` and a data table.
+Two generic charts: a *line chart* of a rank, gap or points per entrant across events, and a
+*holder timeline* (who held each jersey, or led, after each event). Each is laid out twice, for
+a phone (``narrow``, 320 units) and for a wider box (``wide``, 640 units); ``podium.css`` shows
+the one that fits its figure (a container query) and never scales it below 1:1 nor above 1.5:1,
+so that 12-unit text stays between 11 and 18 CSS px. Within a layout:
+
+- the end labels of a line chart never overlap: they are pushed apart (at least one text line
+  each), with a leader from the line's end when a label moved; the plot is tall enough for all;
+- tick labels never overlap either: the x labels skip events so that each has its width, the
+  y ticks are at least a text line apart, in the unit's natural steps (1, 2, 5 × 10^k points or
+  places; 15 s, 30 s, 1, 2, 5, 10, 15, 30 min, 1 h, ... for times, written ``m:ss``);
+- the SVG is written here, as a string (a 21-stage tour draws hundreds of points: the template
+  engine's loops cost several milliseconds), with every text escaped.
+
+Both come with the data their text alternative needs: the templates add ``role="img"``,
+``<title>``, ``<desc>`` and a data table.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 PALETTE_SIZE = 8  # CSS classes .c0 … .c7 (static/podium/podium.css)
 #: At most this many intervals between y ticks, whatever the values (issue #13, item 3): a
@@ -34,6 +52,12 @@ def nice_step(span: float, *, max_intervals: int = MAX_INTERVALS) -> int:
 
 #: Steps of a time axis in seconds (then whole hours in 1, 2, 5, 10, … hours).
 TIME_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600)
+
+#: Text metrics of the charts' 12-unit font (generous averages for system-ui): a character's
+#: width, the ascent and descent around the baseline, and the distance between two labels.
+FONT, CHAR, ASCENT, DESCENT, LINE = 12, 7.0, 11.5, 3.5, 16
+#: The two layouts: a phone's and a wider box's (podium.css picks one by the figure's width).
+LAYOUTS = (("narrow", 320), ("wide", 640))
 TIME_INTERVALS = 8  # time labels ("+12m") are wider: fewer of them
 
 
@@ -62,32 +86,34 @@ class Series:
     values: tuple[int | None, ...]  # one per x label; None where the entrant has no value
     colour: int = 0  # palette index
     dashed: bool = False
+    marked: frozenset[int] = field(default_factory=frozenset)  # x indexes drawn as open squares
 
 
 @dataclass(frozen=True)
-class PlottedSeries:
-    label: str
-    points: str  # the polyline's "x,y x,y"
-    dots: tuple[tuple[float, float, int], ...]  # (x, y, value) of every point
-    label_x: float
-    label_y: float
-    colour: int
-    dashed: bool
-    values: tuple[int | None, ...]
+class ChartLayout:
+    """One drawing of a chart: ``name`` (narrow or wide), its size and its SVG content."""
+
+    name: str
+    suffix: str  # of the element ids: "" for the wide layout, "-n" for the narrow one
+    width: int
+    height: int
+    body: SafeString
+    y_ticks: tuple[tuple[float, str], ...] = ()
 
 
 @dataclass(frozen=True)
 class LineChart:
-    width: int
-    height: int
-    left: int
-    top: int
-    plot_width: int
-    plot_height: int
-    x_ticks: tuple[tuple[float, str], ...]
-    y_ticks: tuple[tuple[float, str], ...]
-    series: tuple[PlottedSeries, ...]
     x_labels: tuple[str, ...]
+    series: tuple[Series, ...]
+    layouts: tuple[ChartLayout, ...]
+    #: The data table's rows: (label, each value as on the axis, bracketed where marked, "" where
+    #: there is none).
+    rows: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @property
+    def y_ticks(self) -> tuple[tuple[float, str], ...]:
+        """The wide layout's y ticks (position, label)."""
+        return self.layouts[-1].y_ticks
 
 
 def line_chart(
@@ -95,77 +121,175 @@ def line_chart(
     series: list[Series],
     *,
     lower_is_better: bool = True,
-    row_height: int = 18,
-    width: int = 640,
-    label_width: int = 120,
-    left: int = 28,
-    y_step: Callable[[int], int] = nice_step,
+    left: int = 0,
+    y_step: Callable[..., int] = nice_step,
     y_label: Callable[[int], str] = str,
 ) -> LineChart:
-    """Place each series on a grid: x = event, y = value (rank 1 at the top by default).
+    """Each series on a grid: x = event, y = value (rank 1 at the top by default), twice.
 
-    The height grows with the number of series so that every end label gets its own line; for
-    ranks without ties the labels therefore never overlap. ``y_step(span)`` picks the distance
-    between y ticks (a bounded number of them), ``y_label(value)`` writes a tick's label.
+    ``y_step(span, max_intervals=n)`` picks the distance between y ticks (at most ``n`` of
+    them), ``y_label(value)`` writes a tick's label (and the data table's values); ``left`` is
+    the least room for the y labels (they get as much as their longest one needs).
     """
-    top, bottom = 12, 24  # ``left`` holds the y-axis labels: wider ones need a wider margin
     values = [v for s in series for v in s.values if v is not None]
     low, high = (min(values), max(values)) if values else (1, 1)
     if high == low:
         high = low + 1
-    plot_height = max(120, row_height * max(len(series) - 1, 1))
-    plot_width = width - left - label_width
-    count = max(len(x_labels), 1)
+    plan = _Plan(x_labels, series, low, high, lower_is_better, y_step, y_label, left)
+    layouts = tuple(plan.layout(name, width) for name, width in LAYOUTS)
+    rows = tuple(
+        (s.label, tuple(_written(s, i, y_label) for i in range(len(s.values)))) for s in series
+    )
+    return LineChart(tuple(x_labels), tuple(series), layouts, rows)
 
-    def x_at(index: int) -> float:
-        return round(left + (plot_width * index / (count - 1) if count > 1 else plot_width / 2), 1)
 
-    def y_at(value: int) -> float:
-        share = (value - low) / (high - low)
-        if not lower_is_better:
-            share = 1 - share
-        return round(top + share * plot_height, 1)
+def _written(item: Series, index: int, y_label: Callable[[int], str]) -> str:
+    """A value as the data table writes it: as on the axis, in brackets where marked."""
+    value = item.values[index]
+    if value is None:
+        return ""
+    return f"({y_label(value)})" if index in item.marked else y_label(value)
 
-    plotted = []
-    for item in series:
-        dots = tuple((x_at(i), y_at(v), v) for i, v in enumerate(item.values) if v is not None)
-        last = dots[-1] if dots else (x_at(0), y_at(low), 0)
-        plotted.append(
-            PlottedSeries(
-                label=item.label,
-                points=" ".join(f"{x},{y}" for x, y, _ in dots),
-                dots=dots,
-                label_x=round(left + plot_width + 6, 1),
-                label_y=round(last[1] + 4, 1),
-                colour=item.colour % PALETTE_SIZE,
-                dashed=item.dashed,
-                values=item.values,
+
+@dataclass
+class _Plan:
+    """What both layouts of a line chart share: the data, the value range and the formatters."""
+
+    x_labels: list[str]
+    series: list[Series]
+    low: int
+    high: int
+    lower_is_better: bool
+    y_step: Callable[..., int]
+    y_label: Callable[[int], str]
+    left: int
+
+    def layout(self, name: str, width: int) -> ChartLayout:
+        top, bottom = 12, 24
+        count = max(len(self.x_labels), 1)
+        plot_height = max(140 if name == "wide" else 120, LINE * max(len(self.series) - 1, 1))
+        intervals = min(MAX_INTERVALS, max(int(plot_height // LINE), 1))
+        low, high = self.low, self.high
+        if not self.lower_is_better:  # points: from zero up to the first tick above the most
+            low = min(low, 0)
+        step = self.y_step(high - low, max_intervals=intervals)
+        if not self.lower_is_better:
+            high = low + -(-(high - low) // step) * step
+        anchor = low if self.lower_is_better else 0  # a rank chart counts from its leader
+        tick_list = tick_values(low, high, anchor=anchor, step=step)
+        tick_texts = [self.y_label(v) for v in tick_list]
+        left = max(self.left, int(max((len(t) for t in tick_texts), default=1) * CHAR) + 8)
+        room = int(width * (0.3 if name == "narrow" else 0.25))
+        longest = max((len(s.label) for s in self.series), default=1)
+        label_width = min(room, int(longest * CHAR) + 14)
+        plot_width = width - left - label_width
+
+        def x_at(index: int) -> float:
+            if count == 1:
+                return round(left + plot_width / 2, 1)
+            return round(left + plot_width * index / (count - 1), 1)
+
+        def y_at(value: int) -> float:
+            share = (value - low) / (high - low)
+            return round(top + (share if self.lower_is_better else 1 - share) * plot_height, 1)
+
+        parts = ['<g class="grid" aria-hidden="true">']
+        for value, text in zip(tick_list, tick_texts, strict=True):
+            y = y_at(value)
+            parts.append(
+                f'<line x1="{left}" x2="{left + plot_width}" y1="{y}" y2="{y}"/>'
+                f'<text x="{left - 4}" y="{y + 4}" text-anchor="end">{escape(text)}</text>'
             )
+        baseline = top + plot_height + 20
+        for index, text in _spread(self.x_labels, [x_at(i) for i in range(count)]):
+            parts.append(
+                f'<text x="{x_at(index)}" y="{baseline}" text-anchor="middle">{escape(text)}</text>'
+            )
+        parts.append("</g>")
+        ends = _end_labels(
+            [_last_y(s, y_at) for s in self.series], top + ASCENT - 11, top + plot_height + 4
         )
-    # A tick per event; with many events only every other label is written, to stay legible.
-    step = 1 if count <= 12 else 2
-    x_ticks = tuple(
-        (x_at(i), label if i % step == 0 or i == count - 1 else "")
-        for i, label in enumerate(x_labels)
-    )
-    # A rank chart counts from its leader (rank 1 keeps its tick); any other from zero.
-    anchor = low if lower_is_better else 0
-    y_ticks = tuple(
-        (y_at(v), y_label(v))
-        for v in tick_values(low, high, anchor=anchor, step=y_step(high - low))
-    )
-    return LineChart(
-        width=width,
-        height=top + plot_height + bottom,
-        left=left,
-        top=top,
-        plot_width=plot_width,
-        plot_height=plot_height,
-        x_ticks=x_ticks,
-        y_ticks=y_ticks,
-        series=tuple(plotted),
-        x_labels=tuple(x_labels),
-    )
+        label_x = left + plot_width + 8
+        dots = count <= (24 if name == "wide" else 12)
+        for item, (end_y, label_y) in zip(self.series, ends, strict=True):
+            parts.append(self._series(item, x_at, y_at, dots, label_x, end_y, label_y, label_width))
+        return ChartLayout(
+            name=name,
+            suffix="" if name == "wide" else "-n",
+            width=width,
+            height=top + plot_height + bottom,
+            body=mark_safe("".join(parts)),  # every text is escaped
+            y_ticks=tuple((y_at(v), t) for v, t in zip(tick_list, tick_texts, strict=True)),
+        )
+
+    def _series(
+        self,
+        item: Series,
+        x_at: Callable[[int], float],
+        y_at: Callable[[int], float],
+        dots: bool,
+        label_x: float,
+        end_y: float | None,
+        label_y: float,
+        label_width: int,
+    ) -> str:
+        points = [(i, x_at(i), y_at(v)) for i, v in enumerate(item.values) if v is not None]
+        css = f"series c{item.colour % PALETTE_SIZE}" + (" dashed" if item.dashed else "")
+        out = [f'<g class="{css}"><title>{escape(item.label)}</title>']
+        if points:
+            out.append('<polyline points="' + " ".join(f"{x},{y}" for _, x, y in points) + '"/>')
+        for i, x, y in points:
+            if i in item.marked:
+                out.append(f'<rect class="mark" x="{x - 3.5}" y="{y - 3.5}" width="7" height="7"/>')
+            elif dots:
+                out.append(f'<circle cx="{x}" cy="{y}" r="2.5"/>')
+        if points and end_y is not None:
+            last_x = points[-1][1]
+            out.append(
+                f'<polyline class="leader" points="{last_x},{end_y} {label_x - 6},{end_y} '
+                f'{label_x - 2},{label_y - 4}"/>'
+            )
+        text = _fit(item.label, label_width + 6)
+        out.append(f'<text x="{label_x}" y="{label_y}">{escape(text)}</text></g>')
+        return "".join(out)
+
+
+def _last_y(item: Series, y_at: Callable[[int], float]) -> float | None:
+    last = next((v for v in reversed(item.values) if v is not None), None)
+    return None if last is None else y_at(last)
+
+
+def _end_labels(ends: list[float | None], lowest: float, highest: float) -> list[tuple[Any, float]]:
+    """(line end y, label baseline) per series: each label as near its line's end as it can be,
+    at least ``LINE`` from the next, baselines within ``lowest..highest`` when they fit."""
+    wanted = [(highest if y is None else y + 4, i) for i, y in enumerate(ends)]
+    order = sorted(wanted)
+    placed = [0.0] * len(order)
+    for k, (y, _i) in enumerate(order):  # downwards: each at least a line below the previous
+        placed[k] = max(y, lowest) if k == 0 else max(y, placed[k - 1] + LINE)
+    for k in range(len(order) - 1, -1, -1):  # then back up from the bottom edge
+        limit = highest if k == len(order) - 1 else placed[k + 1] - LINE
+        placed[k] = min(placed[k], limit)
+    labels = [0.0] * len(order)
+    for k, (_y, i) in enumerate(order):
+        labels[i] = round(placed[k], 1)
+    return [(ends[i], labels[i]) for i in range(len(ends))]
+
+
+def _spread(labels: list[str], xs: list[float]) -> list[tuple[int, str]]:
+    """The x labels to write: every ``k``-th (and the last) so that none touches the next."""
+    if not labels:
+        return []
+    width = max(len(t) for t in labels) * CHAR + 8
+    gap = (xs[-1] - xs[0]) / (len(xs) - 1) if len(xs) > 1 else width
+    every = max(1, math.ceil(width / gap)) if gap > 0 else 1
+    shown = list(range(0, len(labels), every))
+    last = len(labels) - 1
+    if shown[-1] != last:
+        if (last - shown[-1]) * gap < width:
+            shown.pop()
+        shown.append(last)
+    return [(i, labels[i]) for i in shown]
 
 
 @dataclass(frozen=True)
@@ -188,66 +312,93 @@ class Lane:
 
 @dataclass(frozen=True)
 class Timeline:
-    width: int
-    height: int
-    left: int
-    lane_height: int
-    lanes: tuple[Lane, ...]
-    x_ticks: tuple[tuple[float, str], ...]
     events: tuple[int, ...]
     labels: tuple[Any, ...]  # lane labels: the data table's columns
     table: tuple[tuple[int, tuple[str, ...]], ...]  # (event, holder per lane): its rows
+    lanes: tuple[tuple[str, Any, tuple[str, ...]], ...]  # (key, label, holder per event)
 
+    @cached_property
+    def layouts(self) -> tuple[ChartLayout, ...]:
+        """Both drawings (each segment's tooltip: the holder and the events of the run)."""
+        return tuple(self._layout(name, width) for name, width in LAYOUTS)
 
-def timeline(
-    events: list[int], lanes: list[tuple[str, Any, list[str]]], *, width: int = 640
-) -> Timeline:
-    """One lane per award; consecutive events with the same holder merge into one segment."""
-    left, lane_height, gap, top = 90, 26, 6, 4
-    count = max(len(events), 1)
-    cell = (width - left) / count
-    built = []
-    for index, (key, label, holders) in enumerate(lanes):
-        segments: list[Segment] = []
-        start = 0
-        for i in range(1, len(holders) + 1):
-            if i == len(holders) or holders[i] != holders[start]:
-                span = (i - start) * cell - 1
-                segments.append(
-                    Segment(
-                        x=round(left + start * cell, 1),
-                        width=round(span, 1),
-                        label=holders[start],
-                        text=_fit(holders[start], span),
-                        first=events[start],
-                        last=events[i - 1],
-                    )
-                )
-                start = i
-        built.append(
-            Lane(
-                key=key, label=label, y=top + index * (lane_height + gap), segments=tuple(segments)
+    def _layout(self, name: str, width: int) -> ChartLayout:
+        lane_height, gap, top = 26, 6, 4
+        left = min(int(max(len(str(label)) for _, label, _ in self.lanes) * CHAR) + 8, width // 3)
+        count = max(len(self.events), 1)
+        cell = (width - left) / count
+        parts = []
+        for index, (key, label, holders) in enumerate(self.lanes):
+            y = top + index * (lane_height + gap)
+            parts.append(
+                f'<g class="lane lane--{escape(key)}"><text class="lane-label" x="0" '
+                f'y="{y + 17}">{escape(_fit(str(label), left))}</text>'
             )
+            for seg in _segments(self.events, holders, left, cell):
+                tip = f"{seg.label or '—'} ({seg.first}"
+                tip += f"–{seg.last})" if seg.last != seg.first else ")"
+                none = "" if seg.label else ' class="none"'
+                parts.append(
+                    f'<g><title>{escape(tip)}</title><rect x="{seg.x}" y="{y}" '
+                    f'width="{seg.width}" height="{lane_height}" rx="3"{none}/>'
+                    f'<text x="{round(seg.x + 4, 1)}" y="{y + 17}">{escape(seg.text)}</text></g>'
+                )
+            parts.append("</g>")
+        height = top + len(self.lanes) * (lane_height + gap) + 16
+        xs = [round(left + (i + 0.5) * cell, 1) for i in range(count)]
+        parts.append('<g class="grid" aria-hidden="true">')
+        for i, text in _spread([str(n) for n in self.events], xs):
+            parts.append(
+                f'<text x="{xs[i]}" y="{height - 3}" text-anchor="middle">{escape(text)}</text>'
+            )
+        parts.append("</g>")
+        return ChartLayout(
+            name=name,
+            suffix="" if name == "wide" else "-n",
+            width=width,
+            height=height,
+            body=mark_safe("".join(parts)),  # every text is escaped
         )
-    x_ticks = tuple((round(left + (i + 0.5) * cell, 1), str(n)) for i, n in enumerate(events))
+
+
+def _segments(
+    events: list[int] | tuple[int, ...], holders: tuple[str, ...], left: int, cell: float
+) -> list[Segment]:
+    """Consecutive events with the same holder merged into one segment."""
+    segments: list[Segment] = []
+    start = 0
+    for i in range(1, len(holders) + 1):
+        if i == len(holders) or holders[i] != holders[start]:
+            span = (i - start) * cell - 1
+            segments.append(
+                Segment(
+                    x=round(left + start * cell, 1),
+                    width=round(span, 1),
+                    label=holders[start],
+                    text=_fit(holders[start], span),
+                    first=events[start],
+                    last=events[i - 1],
+                )
+            )
+            start = i
+    return segments
+
+
+def timeline(events: list[int], lanes: list[tuple[str, Any, list[str]]]) -> Timeline:
+    """One lane per award (key, label, holder after each event)."""
     return Timeline(
-        width=width,
-        height=top + len(lanes) * (lane_height + gap) + 16,
-        left=left,
-        lane_height=lane_height,
-        lanes=tuple(built),
-        x_ticks=x_ticks,
         events=tuple(events),
         labels=tuple(label for _, label, _ in lanes),
         table=tuple(
             (event, tuple(holders[i] for _, _, holders in lanes)) for i, event in enumerate(events)
         ),
+        lanes=tuple((key, label, tuple(holders)) for key, label, holders in lanes),
     )
 
 
-def _fit(text: str, width: float, char_width: float = 6.5) -> str:
-    """``text`` cut to what ``width`` SVG units hold at the timeline's font size."""
-    room = int((width - 6) // char_width)
+def _fit(text: str, width: float, char_width: float = CHAR) -> str:
+    """``text`` cut to what ``width`` units hold at the charts' font size ("" if nothing does)."""
+    room = int((width - 8) // char_width)
     if len(text) <= room:
         return text
     return text[: room - 1] + "…" if room >= 3 else ""

@@ -10,11 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tournament.web.tables import EventLayout, TableLayout
 
 # Cell kinds; the template tag ``cell`` formats each (``time`` → h:mm:ss, ``gap`` → +m:ss).
 TEXT, RANK, TIME, GAP, NUMBER = "text", "rank", "time", "gap", "number"
 NUMERIC_KINDS = frozenset({RANK, TIME, GAP, NUMBER})
+
+
+#: Column priorities on a narrow screen (issue #16): ``key`` columns always show (rank, name, the
+#: deciding figure); ``more`` columns fold under the name when the table would not fit.
+KEY, MORE = "key", "more"
 
 
 @dataclass(frozen=True)
@@ -22,6 +31,7 @@ class Column:
     key: str
     label: Any  # a lazy translation: rendered in the request's language
     kind: str = TEXT
+    priority: str = ""  # KEY or MORE; "" lets Table.layout decide (see key_columns)
 
     @property
     def numeric(self) -> bool:
@@ -40,6 +50,7 @@ class Cell:
 class Row:
     cells: tuple[Cell, ...]
     highlight: bool = False  # e.g. the rows of the team whose page this is
+    tie_break: str = ""  # why it ranks after the level row above (issue #17), translated
 
 
 @dataclass(frozen=True)
@@ -50,7 +61,6 @@ class Table:
     title: Any
     columns: tuple[Column, ...]
     rows: tuple[Row, ...]
-    tie_break: str = ""  # why it ranks after the level row above (issue #17), translated
     icon: str | None = None  # the jersey its leader wears
     csv_url: str | None = None
     empty: Any = ""
@@ -58,6 +68,13 @@ class Table:
     def raw_rows(self) -> list[list[Any]]:
         """Unformatted values, one list per row (CSV: times stay whole seconds, as in the API)."""
         return [[cell.value for cell in row.cells] for row in self.rows]
+
+    @cached_property
+    def layout(self) -> TableLayout:
+        """How the table shows on any width: which columns stay, fold or stick (tables.py)."""
+        from tournament.web.tables import table_layout
+
+        return table_layout(self)
 
 
 @dataclass(frozen=True)
@@ -88,6 +105,13 @@ class EventList:
     awards: tuple[Award, ...]
     rows: tuple[EventRow, ...]
     event_label: Any  # the column heading for the number ("Stage", "Race")
+
+    @cached_property
+    def layout(self) -> EventLayout:
+        """The width the list needs before its winner and holder columns fold (tables.py)."""
+        from tournament.web.tables import event_layout
+
+        return event_layout(self)
 
 
 @dataclass

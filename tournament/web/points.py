@@ -113,7 +113,8 @@ def result_grid(
 
 
 def points_chart(data: dict[str, Any]) -> LineChart | None:
-    """Each driver's standings points after each race (drops applied as they were then)."""
+    """Each driver's points as scored, race after race (issue #16): dropped results still count
+    on the line, which therefore never stays flat after a win, and are marked (open squares)."""
     drivers = data.get("drivers", [])
     count = data.get("after_race") or 0
     if count < 1 or not drivers:
@@ -124,8 +125,12 @@ def points_chart(data: dict[str, Any]) -> LineChart | None:
         team = d.get("team") or ""
         if team not in teams:
             teams.append(team)
-        progression = list(d.get("progression") or [])
-        values = tuple(progression[:count]) + (None,) * (count - len(progression))
+        scored = list(d.get("race_points") or d.get("progression") or [])[:count]
+        running = (
+            [sum(scored[: n + 1]) for n in range(len(scored))] if "race_points" in d else scored
+        )
+        values = tuple(running) + (None,) * (count - len(running))
+        dropped = frozenset(n - 1 for n in d.get("dropped", []) if 0 < n <= len(running))
         # Team-mates share a colour; the second car of a team is dashed.
         series.append(
             Series(
@@ -133,6 +138,7 @@ def points_chart(data: dict[str, Any]) -> LineChart | None:
                 values=values,
                 colour=teams.index(team),
                 dashed=any(s.colour == teams.index(team) for s in series),
+                marked=dropped,
             )
         )
     return line_chart([str(n) for n in range(1, count + 1)], series, lower_is_better=False)
