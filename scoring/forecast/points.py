@@ -4,8 +4,9 @@ scorer, both through :func:`scoring.points.compute_standings` (FD-71, FD-73 to F
 A remaining race may end any way FD-79 and the league rules allow: any finishing order, any
 number of cars eliminated (always behind every finisher), the pole (FD-72) to one driver or to
 none, and, in a league with ``bonus_points``, any bonus from 0 to ``bonus_max`` per driver
-(``None``: no limit, so nothing is decided before the last race). Every driver is entered in
-every remaining race.
+(``None``: no limit, so nothing is decided before the last race). A remaining race's entrants
+are its entry list (``PointsChampionship.entries``; every driver by default): a driver not
+entered scores nothing in it and ranks last there for FD-76 (2).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ class PointsChampionship:
     driver per race may take (a Formula D entry's ``pole``); ``bonus_max`` bounds a league's
     per-driver ``bonus`` (0: no bonus; None: unbounded). ``dnf_status`` is the status word of a
     classified non-finisher in this competition (``eliminated`` or a league's ``dnf``).
+    ``entries`` holds, per remaining race in order, the ids of the drivers entered in it
+    (a race's ``drivers`` entry list); a missing or ``None`` item means every driver.
     """
 
     entrants: tuple[Entrant, ...]
@@ -47,6 +50,7 @@ class PointsChampionship:
     bonus_max: int | None = 0
     dnf_status: str = ELIMINATED
     teams: tuple[str, ...] = field(default=())
+    entries: tuple[tuple[int, ...] | None, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.teams:
@@ -67,6 +71,19 @@ class PointsChampionship:
     def standings(self, extra: Sequence[Race] = ()) -> Standings:
         return compute_standings(self.entrants, [*self.races, *extra], self.scale)
 
+    def entered(self, left: int) -> tuple[int, ...]:
+        """The drivers entered in remaining race ``left`` (0 = the next), in entry order."""
+        listed = self.entries[left] if left < len(self.entries) else None
+        if listed is None:
+            return tuple(e.id for e in self.entrants)
+        chosen = set(listed)
+        return tuple(e.id for e in self.entrants if e.id in chosen)
+
+    @property
+    def everyone_entered(self) -> bool:
+        everyone = {e.id for e in self.entrants}
+        return all(listed is None or everyone <= set(listed) for listed in self.entries)
+
 
 def from_formula_d(
     drivers: Sequence[Entrant],
@@ -75,6 +92,7 @@ def from_formula_d(
     points: Sequence[int],
     rules: FormulaDRules,
     total_races: int,
+    entries: Sequence[Sequence[int] | None] = (),
 ) -> PointsChampionship:
     """A Formula D championship as :func:`scoring.formula_d.compute_standings` scores it: each
     entry a finish whose bonus is the pole bonus (FD-72), the scale from FD-70, FD-71, FD-74
@@ -91,7 +109,12 @@ def from_formula_d(
     )
     scale = Scale(tuple(points), rules.points_finishers_only, rules.drop_worst)
     return PointsChampionship(
-        tuple(drivers), converted, scale, total_races, pole_bonus=rules.pole_bonus
+        tuple(drivers),
+        converted,
+        scale,
+        total_races,
+        pole_bonus=rules.pole_bonus,
+        entries=tuple(None if e is None else tuple(e) for e in entries),
     )
 
 
@@ -196,10 +219,19 @@ class _Title:
         for i in range(self.events_left):
             number = self.champ.next_number + i
             order, eliminated, pole, bonus = build(i)
-            race, event = self._race(number, order, eliminated, pole, bonus)
+            entered = set(self.champ.entered(i))
+            order = [d for d in order if d in entered]
+            pole = pole if pole in entered else None
+            bonus = {d: v for d, v in bonus.items() if d in entered}
+            race, event = self._race(number, order, eliminated & entered, pole, bonus)
             races.append(race)
             events.append(event)
         return Scenario(tuple(events), tuple(races))
+
+    def _pole(self, units: Sequence[int], left: int) -> int | None:
+        """FD-72's pole to the first of ``units`` entered in remaining race ``left``."""
+        entered = set(self.champ.entered(left))
+        return next((u for u in units if u in entered), None)
 
     def _max_bonus(self, units: Sequence[int]) -> dict[int, int]:
         top = self.champ.bonus_max or 0
@@ -209,9 +241,9 @@ class _Title:
         top, bottom = self.units[best], self.units[worst]
         middle = self._others(best, worst)
 
-        def build(_: int) -> tuple[Sequence[int], set[int], int | None, dict[int, int]]:
+        def build(i: int) -> tuple[Sequence[int], set[int], int | None, dict[int, int]]:
             order = [*top, *middle, *bottom]
-            return order, set(bottom), top[0] if top else None, self._max_bonus(top)
+            return order, set(bottom), self._pole(top, i), self._max_bonus(top)
 
         return self._scenario(build)
 
@@ -219,9 +251,9 @@ class _Title:
         top, next_ = self.units[first], self.units[second]
         rest = self._others(first, second)
 
-        def build(_: int) -> tuple[Sequence[int], set[int], int | None, dict[int, int]]:
+        def build(i: int) -> tuple[Sequence[int], set[int], int | None, dict[int, int]]:
             bonus = {**self._max_bonus(top), **self._max_bonus(next_)}
-            return [*top, *next_, *rest], set(rest), top[0] if top else None, bonus
+            return [*top, *next_, *rest], set(rest), self._pole(top, i), bonus
 
         return self._scenario(build)
 
@@ -230,63 +262,110 @@ class _Title:
         top = self.units[entrant]
         others = self._others(entrant)
         points = champ.scale.points
-        # the others are eliminated: no countback position (FD-76), points only when
-        # FD-71 lets eliminated cars score.
-        slots = tuple(
-            Slot(0 if champ.scale.finishers_only or p > len(points) else points[p - 1])
-            for p in range(len(top) + 1, len(top) + len(others) + 1)
-        )
-        blocks = tuple(
-            Block(event=i, slots=slots, units=tuple(others)) for i in range(self.events_left)
-        )
+        blocks: list[Block] = []
+        for i in range(self.events_left):
+            entered = set(champ.entered(i))
+            mine = sum(1 for u in top if u in entered)
+            theirs = tuple(d for d in others if d in entered)
+            # the others are eliminated: no countback position (FD-76), points only when
+            # FD-71 lets eliminated cars score.
+            slots = tuple(
+                Slot(0 if champ.scale.finishers_only or p > len(points) else points[p - 1])
+                for p in range(mine + 1, mine + len(theirs) + 1)
+            )
+            blocks.append(Block(event=i, slots=slots, units=theirs))
 
         def build_fill(assignment: Assignment) -> Scenario:
             def build(i: int) -> tuple[Sequence[int], set[int], int | None, dict[int, int]]:
-                placed = [assignment[i, s] for s in range(len(slots))]
-                order = [*top, *(cast(int, u) for u in placed)]
-                return order, set(order[len(top) :]), top[0] if top else None, self._max_bonus(top)
+                placed = [cast(int, assignment[i, s]) for s in range(len(blocks[i].slots))]
+                return [*top, *placed], set(placed), self._pole(top, i), self._max_bonus(top)
 
             return self._scenario(build)
 
         # X's final figures: score X's part with any filling of the others.
         filled = build_fill(
-            {(i, s): others[s] for i in range(self.events_left) for s in range(len(slots))}
+            {(i, s): u for i, b in enumerate(blocks) for s, u in enumerate(b.units)}
         )
         final = champ.standings([r for r in filled.results if isinstance(r, Race)])
-        rivals: list[Rival] = []
         if self.is_teams:
-            team_row = {t.team: t for t in final.teams}
-            target = team_row[str(entrant)].points
-            target_counts = self._team_counts(final, str(entrant))
-            now_teams = {t.team: t for t in self._now.teams} if self._now else {}
-            for t in self.entrants:
-                if t == entrant:
-                    continue
-                now = now_teams.get(str(t))
-                rivals.append(
-                    Rival(
-                        t,
-                        self.units[t],
-                        (now.points if now else 0,),
-                        None,
-                        tuple(self._team_counts(self._now, str(t))) if self._now else (),
-                    )
-                )
+            target, target_counts, rivals = self._team_rivals(final, str(entrant))
         else:
-            row = {d.driver: d for d in final.drivers}
-            target = row[cast(int, entrant)].points
-            target_counts = _counts(row[cast(int, entrant)].results)
-            now_rows = {d.driver: d for d in self._now.drivers} if self._now else {}
-            drop = min(champ.scale.drop_worst, champ.total_races - 1)
-            keep = champ.total_races - drop if drop > 0 else None
-            for d in others:
-                nrow = now_rows.get(d)
-                totals = tuple(nrow.race_totals) if nrow else ()
-                known = totals if keep is not None else (sum(totals),)
-                counts = tuple(_counts(nrow.results)) if nrow else ()
-                rivals.append(Rival(d, (d,), known, keep, counts))
-        problem = SlotProblem(self.events_left, blocks, tuple(rivals), target, tuple(target_counts))
+            target, target_counts, rivals = self._driver_rivals(final, cast(int, entrant), others)
+        problem = SlotProblem(
+            self.events_left, tuple(blocks), tuple(rivals), target, tuple(target_counts)
+        )
         return problem, build_fill
+
+    def _team_rivals(self, final: Standings, team: str) -> tuple[int, list[int], list[Rival]]:
+        team_row = {t.team: t for t in final.teams}
+        now_teams = {t.team: t for t in self._now.teams} if self._now else {}
+        rivals: list[Rival] = []
+        for t in self.entrants:
+            if t == team:
+                continue
+            now = now_teams.get(str(t))
+            rivals.append(
+                Rival(
+                    t,
+                    self.units[t],
+                    (now.points if now else 0,),
+                    None,
+                    tuple(self._team_counts(self._now, str(t))) if self._now else (),
+                    self._tie_ok(final, team, str(t)),
+                )
+            )
+        return team_row[team].points, self._team_counts(final, team), rivals
+
+    def _driver_rivals(
+        self, final: Standings, driver: int, others: Sequence[int]
+    ) -> tuple[int, list[int], list[Rival]]:
+        champ = self.champ
+        row = {d.driver: d for d in final.drivers}
+        now_rows = {d.driver: d for d in self._now.drivers} if self._now else {}
+        drop = min(champ.scale.drop_worst, champ.total_races - 1)
+        keep = champ.total_races - drop if drop > 0 else None
+        rivals: list[Rival] = []
+        for d in others:
+            nrow = now_rows.get(d)
+            totals = tuple(nrow.race_totals) if nrow else ()
+            known = totals if keep is not None else (sum(totals),)
+            counts = tuple(_counts(nrow.results)) if nrow else ()
+            rivals.append(Rival(d, (d,), known, keep, counts, self._tie_ok(final, driver, d)))
+        return row[driver].points, _counts(row[driver].results), rivals
+
+    def _tie_ok(self, final: Standings, x: Hashable, rival: Hashable) -> bool:
+        """Whether X, at the top of every remaining race it is entered in, would beat ``rival``
+        on FD-76 (2) and (3) (FD-77 for teams) if they ended level on points and countback.
+
+        The most recent race decides where they differ: one X is entered in (X is first, best
+        of all), one only the rival is entered in (the rival is classified, X not started), or
+        earlier the resolved races, then the driver list (the team name)."""
+        for i in reversed(range(self.events_left)):
+            entered = set(self.champ.entered(i))
+            mine = any(u in entered for u in self.units[x])
+            theirs = any(u in entered for u in self.units[rival])
+            if mine or theirs:
+                return mine
+        return self._history_prefers(x, rival)
+
+    def _history_prefers(self, x: Hashable, rival: Hashable) -> bool:
+        """FD-76 (2)-(3) / FD-77 between X and a rival on the resolved races alone."""
+        races = self.champ.races
+        deepest = max((f.position for r in races for f in r.finishes), default=0)
+        for race in reversed(races):
+            at = {f.driver: f.position for f in race.finishes}
+            size = max(len(self.units[x]), len(self.units[rival]))
+
+            def places(unit: Hashable) -> tuple[int, ...]:
+                got = sorted(at[d] for d in self.units[unit] if d in at)  # noqa: B023
+                return tuple(got) + (deepest + 1,) * (size - len(got))  # noqa: B023
+
+            mine, theirs = places(x), places(rival)
+            if mine != theirs:
+                return mine < theirs
+        if self.is_teams:
+            return str(x) < str(rival)
+        return self.entrants.index(x) < self.entrants.index(rival)
 
     def _team_counts(self, standings: Standings | None, team: str) -> list[int]:
         if standings is None:
@@ -344,6 +423,7 @@ def points_scorer(champ: PointsChampionship, sim: PointsSimulation | None = None
         for d in drivers
     ]
     pole_bonus = champ.pole_bonus
+    partial = not champ.everyone_entered
 
     def score(
         orders: Sequence[np.ndarray], uniforms: np.ndarray, theta: np.ndarray
@@ -360,7 +440,7 @@ def points_scorer(champ: PointsChampionship, sim: PointsSimulation | None = None
             finishes = [made[u][p][p >= cut] for p, u in enumerate(units)]
             if cumulative is not None:
                 # FD-72: the pole sitter gets the bonus whatever the result
-                pole = int(np.searchsorted(cumulative, uniforms[k, 1]))
+                pole = _pole_sitter(cumulative, order, theta, float(uniforms[k, 1]), partial)
                 for p, u in enumerate(units):
                     if u == pole:
                         f = finishes[p]
@@ -381,19 +461,31 @@ def points_scorer(champ: PointsChampionship, sim: PointsSimulation | None = None
     return score
 
 
+def _pole_sitter(
+    cumulative: np.ndarray, order: np.ndarray, theta: np.ndarray, uniform: float, partial: bool
+) -> int:
+    """A PL winner's index for FD-72's pole: among every driver, or among the race's entrants
+    when some are not entered (its entry list)."""
+    if not partial:
+        return int(np.searchsorted(cumulative, uniform))
+    entered = np.sort(order)
+    weights = np.exp(theta[entered] - theta[entered].max())
+    share = np.cumsum(weights) / weights.sum()
+    return int(entered[min(int(np.searchsorted(share, uniform)), len(entered) - 1)])
+
+
 def points_spec(
     champ: PointsChampionship, strengths: Strengths, *, block: int = 100
 ) -> SimulationSpec:
-    """The simulation of the remaining races: every driver entered, titles as the scorer's."""
+    """The simulation of the remaining races: each with its entrants, titles as the scorer's."""
     if tuple(strengths.units) != tuple(e.id for e in champ.entrants):
         raise ValueError("strengths must be fitted on the drivers in entry order")
-    everyone = tuple(range(len(champ.entrants)))
+    index = {e.id: i for i, e in enumerate(champ.entrants)}
+    entered = tuple(tuple(index[d] for d in champ.entered(i)) for i in range(champ.events_left))
     titles: dict[str, tuple[Hashable, ...]] = {"drivers": tuple(e.id for e in champ.entrants)}
     if champ.teams:
         titles["teams"] = tuple(champ.teams)
-    return SimulationSpec(
-        strengths, (everyone,) * champ.events_left, titles, "drivers", extra_draws=2, block=block
-    )
+    return SimulationSpec(strengths, entered, titles, "drivers", extra_draws=2, block=block)
 
 
 def finishing_orders(champ: PointsChampionship) -> list[list[int]]:
