@@ -280,6 +280,18 @@ def _blank_team(values: Values, p: str) -> bool:
     return not any(values.get(f"{p}-{k}", "").strip() for k in keys)
 
 
+def _with_rows(values: Values) -> Values:
+    """At least one stage row and two team rows to fill in (a refused post may have none)."""
+    padded = dict(values)
+    if not indices(padded, "stages"):
+        padded["stages-0-pick"] = ""
+    teams = indices(padded, "teams")
+    for i in range(len(teams), 2):
+        padded[f"teams-{max([*teams, i - 1]) + 1}-name"] = ""
+        teams = indices(padded, "teams")
+    return padded
+
+
 def suggested_names(values: Values) -> list[str]:
     """Per team row (in order), the colour its name falls back to: the first one no other team
     is named after."""
@@ -463,6 +475,9 @@ class TourSetupPage(SetupPage):
         }
         if competition is not None:
             top["seed"].kind = "readonly"
+            top["seed"].help = _(
+                "Every random draw comes from it (GT-1.4); it stays as the tour was created."
+            )
         context: dict[str, Any] = {
             "top": top,
             "locked": lock.locked,
@@ -477,6 +492,7 @@ class TourSetupPage(SetupPage):
             for i, stage in enumerate(context["summary"]["stages"]):
                 stage["date"] = date_box(values, errors, f"stages-{i}")
             return context
+        values = _with_rows(values)
         stages = [self._stage_row(values, errors, i) for i in indices(values, "stages")]
         names = suggested_names(values)
         teams = [

@@ -7,6 +7,8 @@ only says them in people's words, with the rule each one comes from.
 
 from __future__ import annotations
 
+import dataclasses
+
 from django.utils.translation import gettext_lazy as _
 
 from games.flamme_rouge.rules import StageRules
@@ -100,7 +102,6 @@ PARAMS = {
             "(GT-9.1)."
         ),
         TP,
-        label=_("classification bonus"),
         parts={
             "bands": _("last stage of each band"),
             "general": _("general, band"),
@@ -214,4 +215,41 @@ PRESETS = (
     ),
 )
 
+
+#: Each parameter's name on the page (the rules files' names are for the API).
+LABELS = {
+    "max_teams": _("Most teams"),
+    "dummy_teams": _("Dummy teams"),
+    "dummy_empty_value": _("Empty dummy deck plays"),
+    "dummies_take_exhaustion": _("Dummies take Exhaustion"),
+    "timing_tile": _("Timing tile"),
+    "timing_flat": _("Timing, flat finish"),
+    "timing_ascent": _("Timing, ascent finish"),
+    "major_tokens": _("Major stack tokens"),
+    "minor_tokens": _("Minor stack tokens"),
+    "slipstream_reaches_stacks": _("Slipstream reaches stacks"),
+    "dummies_take_tokens": _("Dummies take tokens"),
+    "podium_tp": _("Stage podium"),
+    "rest_day_tp": _("Rest Day leaders"),
+    "jersey_needs_points": _("Jerseys need points"),
+    "tp_order_from_stage": _("Start order by Tour Points from stage"),
+    "classification_tp": _("Classification bonus"),
+    "exhaustion_supply": _("Exhaustion supply"),
+    "ascent_cap": _("Ascent limit"),
+    "breakaway_variant": _("Breakaway squares"),
+    "slipstream_past_line": _("Slipstream past the line"),
+    "specialist_effects": _("Specialist effects"),
+    "strong_descents_value": _("Strong Descents value"),
+    "tour_mode": _("Tour mode"),
+    "wide_finish_flat": _("Wide Finish, flat"),
+    "wide_finish_ascent": _("Wide Finish, ascent"),
+    "wide_finish_lanes": _("Wide Finish lanes"),
+    "max_rounds": _("Most rounds"),
+    "policy_sprint_cards": _("Sprint within cards"),
+    "policy_weights": _("Card choice weights"),
+    "policy_expected_move": _("Expected move of others"),
+    "policy_hold_nines": _("Keep the 9s"),
+    "policy_first_placed": _("Placed first"),
+}
+PARAMS = {name: dataclasses.replace(words, label=LABELS[name]) for name, words in PARAMS.items()}
 TOUR_RULES = RuleSet((GrandTourRules, StageRules), PARAMS, GROUPS, PRESETS)
