@@ -65,7 +65,8 @@
           el.setAttribute(el.getAttribute("data-x"), pct + "%");
         });
         var note = car.querySelector(".note");
-        if (note) note.textContent = (round.lap || [])[i] || "";
+        var lap = (round.lap || [])[i];
+        if (note) note.textContent = lap ? " · " + lap : "";
       });
     };
   }

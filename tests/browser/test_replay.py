@@ -119,3 +119,61 @@ def test_the_board_replay_plays_to_the_finish(
         figure.screenshot(path=str(folder / f"replay-board-{size}.png"))
         assert errors == []
         context.close()
+
+
+CARS_JS = """() => [...document.querySelectorAll('g.car')].map(c => [
+  c.dataset.d, c.querySelector('use.tok').getAttribute('x'), c.getAttribute('class')])"""
+
+
+@pytest.fixture
+def progress_pages(clients: Any) -> dict[str, tuple[str, int]]:
+    from tests.championships.helpers import create as create_championship
+    from tests.rallies.helpers import create_rally
+
+    champ, rally = create_championship(clients["organiser"]), create_rally(clients["organiser"])
+    out = {}
+    for name, api, page in (
+        (
+            "race",
+            f"/api/championships/{champ['id']}/races/1",
+            f"/championships/{champ['id']}/races/1/",
+        ),
+        (
+            "rally-stage",
+            f"/api/rallies/{rally['id']}/stages/1",
+            f"/rallies/{rally['id']}/stages/1/",
+        ),
+    ):
+        assert clients["scorekeeper"].post(f"{api}/simulate/").status_code == 202
+        out[name] = (page, clients["anonymous"].get(f"{api}/replay/").json()["rounds"])
+    return out
+
+
+def test_progress_replays_play_to_the_finish(
+    live_server: Any, browser: Any, progress_pages: Any
+) -> None:
+    folder = _folder()
+    for size, viewport in SIZES.items():
+        context = browser.new_context(viewport=viewport, locale="en-GB")
+        errors: list[str] = []
+        page = watch(context.new_page(), errors)
+        page.set_default_timeout(15_000)
+        for name, (path, turns) in progress_pages.items():
+            assert page.goto(live_server.url + path).status == 200
+            figure = page.locator("figure[data-replay=progress]")
+            figure.evaluate("f => f.dataset.speed = '5'")
+            data = figure.evaluate("f => JSON.parse(f.querySelector('script').textContent)")
+            page.locator("[data-act=play]").click()
+            page.wait_for_function(
+                f"document.querySelector('figure[data-replay]').dataset.round == '{turns}'"
+            )
+            last = data["rounds"][-1]
+            for i, (d, x, cls) in enumerate(page.evaluate(CARS_JS)):
+                assert float(d) == last["at"][i] and x == f"{last['at'][i]}%", (name, i)
+                assert last["st"][i] in cls.split() or not last["st"][i], (name, i)
+            page.locator("[data-act=seek]").fill(str(turns // 2))
+            figure.screenshot(path=str(folder / f"replay-{name}-{size}.png"))
+            if size == "phone":
+                assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        assert errors == []
+        context.close()

@@ -23,10 +23,11 @@ from scoring.formula_d import parse_race_results
 from tournament.championships import setup_pages
 from tournament.championships.forms import RESULTS, DriverRowFormSet, initial_rows
 from tournament.championships.models import Championship, Driver, Race
+from tournament.competitions import simulation
 from tournament.competitions.forms import named_rows
 from tournament.competitions.kinds import AnyKind, get_kind
 from tournament.web import components as ui
-from tournament.web import pages, points
+from tournament.web import pages, points, replay_progress
 from tournament.web.access import may_write, require_write_role, visible_or_404
 
 
@@ -153,6 +154,10 @@ def race(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             reverse("championship-replay", kwargs={"pk": champ.pk, "number": race.number})
             if race.source == "simulated"
             else None
+        ),
+        "progress": replay_progress.formula_d_progress(
+            simulation.replay_of(kind=_kind(), event=race) if race.source == "simulated" else None,
+            {pk: d.name for pk, d in names.items()},
         ),
         "can_write": may_write(request.user, champ),
     }

@@ -82,7 +82,9 @@ def stage(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "overall": pages.overall_table(snapshot or {}),
         "resolved": snapshot is not None,
         "progress": replay_progress.rallyman_progress(
-            simulation.replay_of(kind=_kind(), event=stage) if stage.source == "simulated" else None,
+            simulation.replay_of(kind=_kind(), event=stage)
+            if stage.source == "simulated"
+            else None,
             stage.layout,
             names,
         ),
