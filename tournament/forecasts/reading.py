@@ -11,11 +11,19 @@ from tournament.forecasts.loaders import RALLY_CHAMPIONSHIP, championship_seed, 
 from tournament.forecasts.models import Forecast, ForecastStatus
 from tournament.forecasts.reasons import reason_text
 
+#: The titles in the order API.md lists them (storage keeps no order).
+TITLE_ORDER = ("yellow", "green", "polka_dot", "team", "tour_points", "drivers", "teams", "overall")
+
+
+def ordered(titles: dict[str, Any]) -> list[str]:
+    known = {t: i for i, t in enumerate(TITLE_ORDER)}
+    return sorted(titles, key=lambda t: (known.get(t, len(known)), t))
+
 
 def _translated(titles: dict[str, Any]) -> dict[str, Any]:
     return {
-        title: [{**entry, "reason": reason_text(entry.get("reason"))} for entry in entries]
-        for title, entries in titles.items()
+        title: [{**entry, "reason": reason_text(entry.get("reason"))} for entry in titles[title]]
+        for title in ordered(titles)
     }
 
 

@@ -81,6 +81,10 @@ def plan(kind: str, competition_id: int, version: int, after: int, first_changed
             else:
                 rows.filter(pk=current.pk).update(version=version, status=COMPUTING)
                 todo.append(after)
+        # earlier rows left computing by an older version (a lost message): asked for again
+        waiting = rows.filter(after__lt=after, status=COMPUTING, version__lt=version)
+        todo += sorted(waiting.values_list("after", flat=True), reverse=True)
+        waiting.update(version=version)
         have = set(rows.values_list("after", flat=True))
         for earlier in range(after - 1, -1, -1):
             if earlier not in have:
