@@ -273,7 +273,21 @@
     });
   }
 
+  // Rows keep their input names (the server reads any numbering) but are shown as 1..n.
+  function renumberLabels(selector) {
+    Array.prototype.forEach.call(form.querySelectorAll(selector), function (row, k) {
+      row.querySelectorAll("legend, [data-remove-row]").forEach(function (el) {
+        if (el.closest(selector) !== row || el.closest("[data-stack-row]")) return;
+        el.childNodes.forEach(function (node) {
+          if (node.nodeType === 3) node.textContent = node.textContent.replace(/\d+/, String(k + 1));
+        });
+      });
+    });
+  }
+
   form.addEventListener("setup:rows", function (event) {
+    renumberLabels("[data-stage-row]");
+    renumberLabels("[data-team-row]");
     var row = event.detail && event.detail.row;
     if (row && row.hasAttribute("data-stage-row")) showCourse(row);
     if (row && row.hasAttribute("data-team-row")) riderPlaceholders(row);

@@ -48,6 +48,21 @@ def _custom_course_preview(page: Any) -> None:
     page.select_option("#id_stages-4-pick", COURSES[4])  # back to the catalogue's course
 
 
+def _script_helpers(page: Any) -> None:
+    """Presets fill the boxes in place; GT-1.3's limit is flagged as soon as it bites."""
+    page.click("button[data-preset*=tp_order_from_stage][value='preset:short']")
+    assert page.input_value("#id_rules-tp_order_from_stage") == "3"
+    page.click("button[value='preset:defaults']")
+    assert page.input_value("#id_rules-tp_order_from_stage") == "6"
+    page.select_option("#id_teams-0-riders-0-specialist", "grimpeur")
+    page.select_option("#id_teams-1-riders-0-specialist", "grimpeur")
+    clash = page.locator(".specialist-clash").filter(has_text="GT-1.3")
+    assert clash.count() == 2
+    page.select_option("#id_teams-1-riders-0-specialist", "")
+    assert clash.count() == 0
+    page.select_option("#id_teams-0-riders-0-specialist", "")
+
+
 @pytest.mark.parametrize("device", list(VIEWPORTS))
 def test_an_organiser_creates_a_five_stage_tour_on_the_page(
     live_server, users, browser, console_errors, device
@@ -75,6 +90,7 @@ def test_an_organiser_creates_a_five_stage_tour_on_the_page(
         page.fill(f"#id_teams-{index}-player", player)
     assert page.get_attribute("#id_teams-0-riders-0-name", "placeholder") == "Ana R"
     if device == "desktop":
+        _script_helpers(page)
         _custom_course_preview(page)
         # The preview's 400 for the bad tile is the answer the page reads, not a fault.
         refused = "the server responded with a status of 400"
