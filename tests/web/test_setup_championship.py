@@ -225,3 +225,63 @@ def test_a_private_championship_edit_is_404_to_outsiders(
     url = edit_url(Championship.objects.get())
     assert web["outsider"].get(url).status_code == 404
     assert web["organiser"].get(url).status_code == 200
+
+
+# --- the admin runs the same set-up checks (issue #15, item 7) --------------------------------
+
+
+def admin_client(users: dict[str, Any]) -> Client:
+    users["organiser"].is_staff = True
+    users["organiser"].save()
+    client = Client()
+    client.force_login(users["organiser"])
+    return client
+
+
+def admin_post(club: int, races: list[tuple[str, str]]) -> dict[str, Any]:
+    """The championship admin page: two drivers, the races as (circuit, drivers JSON)."""
+    data: dict[str, Any] = {
+        "club": club,
+        "name": "Admin Cup",
+        "public": "on",
+        "seed": 5,
+        "rule_set": "basic",
+        "points": "[10, 8, 6]",
+        "points_preset": "",
+        "rules": "{}",
+        "drivers-TOTAL_FORMS": 2,
+        "drivers-INITIAL_FORMS": 0,
+        "races-TOTAL_FORMS": len(races),
+        "races-INITIAL_FORMS": 0,
+    }
+    for i, name in enumerate(("Ana", "Rui")):
+        data |= {f"drivers-{i}-order": i + 1, f"drivers-{i}-name": name, f"drivers-{i}-team": ""}
+    for i, (circuit, entered) in enumerate(races):
+        data |= {f"races-{i}-number": i + 1, f"races-{i}-circuit": circuit}
+        data |= {f"races-{i}-laps": 1, f"races-{i}-drivers": entered}
+    return data
+
+
+def test_the_admin_refuses_what_the_api_refuses(users: dict[str, Any]) -> None:
+    from tournament.clubs.models import Club
+
+    admin = admin_client(users)
+    club = Club.objects.get(slug="velo-lisboa").pk
+    add = "/admin/championships/championship/add/"
+    for races, message in (
+        ([("monaco", "[]")], "A race needs at least one driver."),  # an entry list naming none
+        ([("monaco", '["Zé"]')], "Zé is not a driver of this championship."),
+        ([], "A championship has 1 to 40 races."),
+        ([("", "")], "This field is required."),
+    ):
+        response = admin.post(add, admin_post(club, races))
+        assert response.status_code == 200, races
+        assert message in response.content.decode(), races
+    assert not Championship.objects.exists() and not Race.objects.exists()
+    # Entry lists by name work for a championship that does not exist yet.
+    response = admin.post(add, admin_post(club, [("monaco", '["Rui"]'), ("monaco", "")]))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    championship = Championship.objects.get()
+    rui = Driver.objects.get(championship=championship, name="Rui").pk
+    first = Race.objects.filter(competition=championship).order_by("number").first()
+    assert first is not None and first.drivers == [rui]

@@ -145,3 +145,32 @@ def test_edit_then_lock(web: dict[str, Client], clients: dict[str, Any]) -> None
     assert web["organiser"].post(url, {"name": "Heat Autumn", "public": "on"}).status_code == 302
     league.refresh_from_db()
     assert league.name == "Heat Autumn" and league.races.count() == 3
+
+
+def test_the_admin_refuses_an_entry_list_naming_nobody(users: dict[str, Any]) -> None:
+    from tests.web.test_setup_championship import admin_client
+    from tournament.clubs.models import Club
+
+    admin = admin_client(users)
+    data: dict[str, Any] = {
+        "club": Club.objects.get(slug="velo-lisboa").pk,
+        "name": "Admin League",
+        "public": "on",
+        "game": "Heat",
+        "points": '"classic"',
+        "drop_worst": 0,
+        "points_finishers_only": "on",
+        "drivers-TOTAL_FORMS": 1,
+        "drivers-INITIAL_FORMS": 0,
+        "drivers-0-order": 1,
+        "drivers-0-name": "Ana",
+        "races-TOTAL_FORMS": 1,
+        "races-INITIAL_FORMS": 0,
+        "races-0-number": 1,
+        "races-0-name": "USA",
+        "races-0-entered": " , ,",
+    }
+    response = admin.post("/admin/leagues/league/add/", data)
+    assert response.status_code == 200
+    assert "A race needs at least one driver." in response.content.decode()
+    assert not League.objects.exists()

@@ -239,3 +239,51 @@ def test_rally_championship_edit_and_lock(web: dict[str, Client], clients: dict[
     assert response.status_code == 200 and "stay in their place" in response.content.decode()
     first = championship.entries.order_by("order").first()
     assert first is not None and first.rally_id == rallies[1].pk
+
+
+def test_the_admin_refuses_a_rally_without_stages_or_another_clubs_rally(
+    users: dict[str, Any], web: dict[str, Client]
+) -> None:
+    from tests.web.test_setup_championship import admin_client
+    from tournament.clubs.models import Club
+    from tournament.rallies.models import RallyChampionship
+
+    admin = admin_client(users)
+    club = Club.objects.get(slug="velo-lisboa").pk
+    data: dict[str, Any] = {
+        "club": club,
+        "name": "Admin Rally",
+        "public": "on",
+        "seed": 3,
+        "rules": "{}",
+        "drivers-TOTAL_FORMS": 1,
+        "drivers-INITIAL_FORMS": 0,
+        "drivers-0-order": 1,
+        "drivers-0-name": "Ana",
+        "stages-TOTAL_FORMS": 0,
+        "stages-INITIAL_FORMS": 0,
+    }
+    response = admin.post("/admin/rallies/rally/add/", data)
+    assert response.status_code == 200 and "may not be empty" in response.content.decode()
+    assert not Rally.objects.exists()
+    # A rally championship of velo-lisboa may not take a rally of another club (the API's 400).
+    other = Club.objects.get(slug="porto")
+    users["organiser"].memberships.create(club=other, role="organiser")
+    web["organiser"].post("/clubs/porto/rallies/new/", form(name="Rali do Porto"))
+    porto_rally = Rally.objects.get(club=other)
+    champ = {
+        "club": club,
+        "name": "Taça",
+        "public": "on",
+        "points": '"wrc-2010"',
+        "power_stage_points": "[5, 4, 3, 2, 1]",
+        "drop_worst": 0,
+        "entries-TOTAL_FORMS": 1,
+        "entries-INITIAL_FORMS": 0,
+        "entries-0-order": 1,
+        "entries-0-rally": porto_rally.pk,
+    }
+    response = admin.post("/admin/rallies/rallychampionship/add/", champ)
+    assert response.status_code == 200, response.status_code
+    assert f"No rally of this club has the id {porto_rally.pk}." in response.content.decode()
+    assert not RallyChampionship.objects.exists()

@@ -56,6 +56,13 @@ class RaceInlineForm(forms.ModelForm):
         model = Race
         fields = ["number", "circuit", "laps", "drivers"]
 
+    def save(self, commit: bool = True) -> Any:
+        # An empty box is "every driver": the row is stored with none for a moment, and
+        # ChampionshipAdmin.save_related writes the checked entry list (a NULL was a 500).
+        if self.instance.drivers is None:
+            self.instance.drivers = []
+        return super().save(commit)
+
 
 class RaceInline(EventSetupInline, admin.TabularInline):
     model = Race
@@ -74,6 +81,15 @@ class RaceInline(EventSetupInline, admin.TabularInline):
             "laps": data.get("laps"),
             "drivers": data.get("drivers"),
         }
+
+
+def entered_names(entered: Any, names: dict[Any, str]) -> list[str] | None:
+    """A race's entry box as the request's names: ids of saved drivers, or names as typed."""
+    if entered is None:
+        return None
+    if not isinstance(entered, list):
+        return [str(entered)]  # not a list: the API's check says so
+    return [names.get(item, str(item)) if isinstance(item, int) else str(item) for item in entered]
 
 
 @admin.register(Championship)
@@ -103,8 +119,10 @@ class ChampionshipAdmin(PointsStandings, SetupAdmin):
         drivers = rows.get("drivers", [])
         names = {row.pop("pk"): row["name"] for row in drivers}
         races = [
-            # The page keeps the ids of the drivers entered; the request names them (FD-78).
-            {**race, "drivers": [names.get(pk, str(pk)) for pk in race["drivers"]] or None}
+            # The page keeps the ids of the drivers entered (or their names, for drivers not
+            # saved yet); the request names them (FD-78). Only an empty box means everyone: an
+            # entry list naming nobody is the API's 400, not "every driver" (issue #15, item 7).
+            {**race, "drivers": entered_names(race["drivers"], names)}
             for race in rows.get("races", [])
         ]
         points = cleaned.get("points_preset") or cleaned.get("points") or None

@@ -71,9 +71,11 @@ class RaceInline(EventSetupInline, admin.TabularInline):
 
     def setup_row(self, form: Any) -> dict[str, Any]:
         row: dict[str, Any] = {"name": form.cleaned_data.get("name") or ""}
-        entered = [n.strip() for n in (form.cleaned_data.get("entered") or "").split(",")]
-        if any(entered):
-            row["drivers"] = [n for n in entered if n]
+        text = form.cleaned_data.get("entered") or ""
+        if text.strip():
+            # Typed but naming nobody (", ,") is an entry list of none: the API's 400, not
+            # "every driver" (issue #15, item 7). Only an empty box means everyone.
+            row["drivers"] = [n.strip() for n in text.split(",") if n.strip()]
         return row
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:

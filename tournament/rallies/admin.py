@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
 from scoring.rally import parse_championship_settings
@@ -22,6 +23,7 @@ from tournament.competitions.admin_base import (
     SetupAdmin,
     SetupInline,
 )
+from tournament.competitions.messages import param_messages
 from tournament.rallies.models import (
     ChampionshipRally,
     Driver,
@@ -29,6 +31,7 @@ from tournament.rallies.models import (
     RallyChampionship,
     RallyStage,
 )
+from tournament.rallies.serializers import check_championship_rallies
 
 
 class DriverInline(SetupInline, admin.TabularInline):
@@ -81,8 +84,30 @@ class RallyStageAdmin(EventAdminMixin, ClubScopedAdmin):
     readonly_fields = [f for f in fields if f != "name"]
 
 
+class ChampionshipRallyFormSet(BaseInlineFormSet):
+    """The championship's rallies, checked as the API checks them (RM-47: rallies of the
+    championship's club, each once), whoever edits: an organiser of two clubs or a superuser
+    could pick another club's rally here (issue #15, item 7)."""
+
+    def clean(self) -> None:
+        super().clean()
+        club = getattr(self.instance, "club", None)
+        if club is None or any(form.errors for form in self.forms):
+            return
+        kept = [
+            form.cleaned_data
+            for form in self.forms
+            if form.cleaned_data and not form.cleaned_data.get("DELETE")
+        ]
+        rallies = [row["rally"].pk for row in kept if row.get("rally") is not None]
+        problems = check_championship_rallies(rallies, club)
+        if problems:
+            raise forms.ValidationError(problems)
+
+
 class ChampionshipRallyInline(ScopedInline, admin.TabularInline):
     model = ChampionshipRally
+    formset = ChampionshipRallyFormSet
     extra = 0
     fields = ["order", "rally"]
     ordering = ["order"]
@@ -116,8 +141,8 @@ class RallyChampionshipForm(forms.ModelForm):
             if k in data
         }
         _settings, problems = parse_championship_settings(settings)
-        for key, found in problems.items():
-            self.add_error(key if key in self.fields else None, [p.message for p in found])
+        for key, found in param_messages(problems).items():  # in the reader's language
+            self.add_error(key if key in self.fields else None, found)
         return data
 
 
