@@ -58,6 +58,7 @@ from games.flamme_rouge.track import (
     official_course,
     parse_course,
 )
+from scoring.grand_tour.timing import tile_seconds
 from scoring.params import build_rules, rules_to_json
 
 EXHAUSTION, ATTACK = 0, 1  # card codes of the log's "cards" legend (checked below)
@@ -535,7 +536,7 @@ class _StageCheck:
             seconds, minute = None, 0
             if timed and rider.square > self.last:
                 k = fronts[rider.square] - self.last
-                seconds = table[min(k, len(table)) - 1]
+                seconds = tile_seconds(table, k)
                 rider.seconds = seconds
             elif timed:
                 minute = 1

@@ -21,6 +21,7 @@ from games.flamme_rouge.track import (
     Course,
     parse_course,
 )
+from scoring.grand_tour.timing import tile_seconds
 
 MAX_VALUE = 16  # card values 0..15 are tabulated (highest printed is 11; Strong Descents <= 12)
 DESCENT_FLOOR = 5  # FR-30
@@ -96,7 +97,8 @@ def tables_for(text: str, rules: StageRules) -> Tables:
     values = rules.timing_ascent if course.finish == "ascent" else rules.timing_flat
     # Index 0 is unused; squares past the last timing value read the last one (a defensive
     # fallback: build_rules rejects Wide Finish tiles that do not match the timing, FR-13).
-    timing = (0, *(values[min(k, len(values)) - 1] for k in range(1, n - last + 1)))
+    # The tile is read by the one function the board entry uses too (GT-2.1, GT-2.4).
+    timing = (0, *(tile_seconds(values, k) for k in range(1, n - last + 1)))
     # The policy looks at every card in hand from the rider's square: index by card code directly.
     card_value = card_values(rules.strong_descents_value)
     card_dest = tuple(tuple(row[v] for v in card_value) if row else () for row in dest)

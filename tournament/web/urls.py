@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournament.web import views
+from tournament.web import board, run, views
 
 app_name = "web"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.home, name="home"),
     path("clubs/<slug:slug>/", views.club, name="club"),
+    # Simulate, simulate the remaining events, resolve again (issue #15 item 5).
+    *run.urlpatterns(),
+    # A Grand Tour stage entered from what the board shows (issue #15 item 6).
+    path("tours/<int:pk>/stages/<int:number>/board/", board.board_entry, name="tour-board"),
 ]
