@@ -31,6 +31,22 @@ ROUNDS_JS = (
 ).replace("TOKENS", TOKENS_JS)
 
 
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+AXE_RUN = """async () => (await axe.run(document.querySelector('figure[data-replay]'),
+  {resultTypes: ['violations']})).violations
+  .filter(v => v.impact === 'serious' || v.impact === 'critical')
+  .map(v => [v.id, v.nodes.slice(0, 3).map(n => n.target.join(' '))])"""
+
+
+def _axe(page: Any) -> list[Any]:
+    """Serious and critical axe-core findings in the replay (none when axe is not installed)."""
+    if not AXE.exists():
+        return []
+    page.add_script_tag(path=str(AXE))
+    found: list[Any] = page.evaluate(AXE_RUN)
+    return found
+
+
 def _folder() -> Path:
     folder = Path(os.environ.get("PODIUM_SCREENSHOTS") or tempfile.mkdtemp(prefix="podium-shots-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -117,6 +133,7 @@ def test_the_board_replay_plays_to_the_finish(
             assert width <= viewport["width"], width
         seek.fill(str(last // 2))
         figure.screenshot(path=str(folder / f"replay-board-{size}.png"))
+        assert _axe(page) == []
         assert errors == []
         context.close()
 
@@ -173,6 +190,7 @@ def test_progress_replays_play_to_the_finish(
                 assert last["st"][i] in cls.split() or not last["st"][i], (name, i)
             page.locator("[data-act=seek]").fill(str(turns // 2))
             figure.screenshot(path=str(folder / f"replay-{name}-{size}.png"))
+            assert _axe(page) == [], name
             if size == "phone":
                 assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         assert errors == []
