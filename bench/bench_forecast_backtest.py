@@ -9,11 +9,20 @@ strengths fitted to the races so far) gives each driver's title odds; the Brier 
 "everyone equal" (1/n each) and "the current leader wins" (1 for the leader). A reliability
 table (predicted odds in bins against how often those drivers won) follows.
 
-    .venv/bin/python bench/bench_forecast_backtest.py [--kind points|rally]
+    .venv/bin/python bench/bench_forecast_backtest.py [--kind points|rally|tour]
         [--competitions 150] [--simulations 600]
 
 ``--kind rally`` runs the same on rally championships (WRC 2010 points, power stage, 10 % of the
 cars out of each rally, the power stage an independent order from the same strengths).
+
+``--kind tour`` runs it on Grand Tours of six teams (12 riders, rider log-strengths from the same
+normal; ``--races`` stages, rest days after each third): each stage a Plackett–Luce order of the
+riders from their true strengths, the times, sprint and mountain points and exhaustion by place
+taken from one of ``--pool`` Flamme Rouge simulator runs over the stage's course (official
+courses 7-12 in turn, a Major sprint and a Minor mountain stack); the forecast fits the
+strengths on the stages so far and simulates the rest from the same pools, as the service does.
+``--title`` picks the title scored: ``tour_points`` (the Tour winner, 6 teams; the default) or
+``yellow`` (12 riders).
 """
 
 from __future__ import annotations
@@ -138,7 +147,101 @@ def rally_case(
     return champion, out
 
 
-def main() -> None:
+_POOLS: dict[int, tuple[object, ...]] = {}
+
+
+def _tour_pools(pool: int) -> dict[int, tuple[object, ...]]:
+    """Simulator runs per course (made once per process)."""
+    from bench.bench_forecast_grand_tour import COURSES, play
+    from scoring.forecast.grand_tour_odds import StageTemplate
+
+    if not _POOLS:
+        for k in range(len(COURSES)):
+            runs = [play(k + 1, 50_000 + k * 1000 + i) for i in range(pool)]
+            _POOLS[k] = tuple(StageTemplate(tuple(line[1:] for line in run)) for run in runs)
+    return _POOLS
+
+
+def tour_case(
+    rng: np.random.Generator,
+    strengths: np.ndarray,
+    total: int,
+    cuts: list[int],
+    seed: int,
+    sims: int,
+    *,
+    title: str = "tour_points",
+    pool: int = 100,
+) -> tuple[int, list[tuple[np.ndarray, int]]]:
+    """The same for a Grand Tour (``strengths``: one per rider, 12)."""
+    from bench.bench_forecast_grand_tour import COURSES, TOKENS
+    from scoring.forecast.grand_tour import GrandTour, grand_tour_statuses
+    from scoring.forecast.grand_tour_odds import (
+        grand_tour_scorer,
+        grand_tour_spec,
+        stage_orders,
+    )
+    from scoring.grand_tour import (
+        GrandTourRules,
+        Rider,
+        RiderResult,
+        StageResults,
+        Team,
+        TourSetup,
+    )
+
+    pools = _tour_pools(pool)
+    teams = tuple(
+        Team(
+            t,
+            f"T{t}",
+            (Rider(10 * t + 1, f"R{t}", t, "rouleur"), Rider(10 * t + 2, f"S{t}", t, "sprinteur")),
+        )
+        for t in range(1, 7)
+    )
+    setup = TourSetup(seed, teams, total, frozenset({total // 3, 2 * total // 3}))
+    riders = [r.id for r in setup.riders]
+    rules = GrandTourRules(timing_tile=False)
+    stages = []
+    for n in range(1, total + 1):
+        order = np.argsort(-(strengths + rng.gumbel(size=len(riders))), kind="stable").tolist()
+        course = pools[(n - 1) % len(COURSES)]
+        rows = course[int(rng.integers(len(course)))].rows  # type: ignore[attr-defined]
+        stages.append(
+            StageResults(
+                n,
+                tuple(
+                    RiderResult(riders[u], p + 1, t // 60, t % 60, sp, mp, ex)
+                    for p, (u, (t, sp, mp, ex)) in enumerate(zip(order, rows, strict=True))
+                ),
+            )
+        )
+    entrants = riders if title == "yellow" else [t.id for t in teams]
+
+    def winner(tour: GrandTour) -> int:
+        now = tour.now()
+        rows = now.general if title == "yellow" else now.tour_points
+        first = rows[0]
+        return entrants.index(first.rider if title == "yellow" else first.team)  # type: ignore[union-attr]
+
+    champion = winner(GrandTour(setup, tuple(stages), rules))
+    out = []
+    for after in cuts:
+        tour = GrandTour(setup, tuple(stages[:after]), rules, (TOKENS,) * (total - after))
+        fit = fit_plackett_luce(riders, stage_orders(tour))
+        remaining = [pools[(n - 1) % len(COURSES)] for n in range(after + 1, total + 1)]
+        forecast = simulate(
+            grand_tour_spec(tour, fit),
+            grand_tour_scorer(tour, remaining),  # type: ignore[arg-type]
+            seed=seed,
+            simulations=sims,
+            statuses=grand_tour_statuses(tour),
+        )
+        out.append((np.array(forecast.titles[title].probabilities), winner(tour)))
+    return champion, out
+
+
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--competitions", type=int, default=150)
     parser.add_argument("--simulations", type=int, default=600)
@@ -146,19 +249,36 @@ def main() -> None:
     parser.add_argument("--races", type=int, default=12)
     parser.add_argument("--spread", type=float, default=0.7)
     parser.add_argument("--seed", type=int, default=17)
-    parser.add_argument("--kind", choices=("points", "rally"), default="points")
-    args = parser.parse_args()
+    parser.add_argument("--kind", choices=("points", "rally", "tour"), default="points")
+    parser.add_argument("--title", choices=("tour_points", "yellow"), default="tour_points")
+    parser.add_argument("--pool", type=int, default=100, help="simulator runs per course (tours)")
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = arguments()
     rng = np.random.default_rng(args.seed)
     n, total = args.drivers, args.races
+    riders = n
+    if args.kind == "tour":
+        riders, n = 12, (12 if args.title == "yellow" else 6)
     checkpoints = {"a third": total // 3, "half": total // 2, "two thirds": 2 * total // 3}
     brier: dict[str, dict[str, list[float]]] = {
         c: {"model": [], "equal": [], "leader": []} for c in checkpoints
     }
     pairs: list[tuple[float, int]] = []
-    case = points_case if args.kind == "points" else rally_case
+    cases = {"points": points_case, "rally": rally_case}
+    if args.kind == "tour":
+        _tour_pools(args.pool)
+
+        def case(*a: object) -> tuple[int, list[tuple[np.ndarray, int]]]:
+            return tour_case(*a, title=args.title, pool=args.pool)  # type: ignore[arg-type]
+
+    else:
+        case = cases[args.kind]  # type: ignore[assignment]
     t0 = time.perf_counter()
     for c in range(args.competitions):
-        strengths = rng.normal(0, args.spread, n)
+        strengths = rng.normal(0, args.spread, riders)
         champion, forecasts = case(
             rng,
             strengths,
@@ -178,7 +298,9 @@ def main() -> None:
             pairs += list(zip(p.tolist(), won.astype(int).tolist(), strict=True))
     elapsed = time.perf_counter() - t0
     print(
-        f"{args.competitions} {args.kind} championships, {n} drivers, {total} events, strengths "
+        f"{args.competitions} {args.kind} competitions"
+        f"{f' ({args.title})' if args.kind == 'tour' else ''}, {n} entrants, {total} events, "
+        f"strengths "
         f"N(0, {args.spread}^2), {args.simulations} simulations per forecast ({elapsed:.0f} s)"
     )
     print("Brier score (lower is better; mean over competitions, +- standard error)")
