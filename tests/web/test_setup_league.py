@@ -174,3 +174,16 @@ def test_the_admin_refuses_an_entry_list_naming_nobody(users: dict[str, Any]) ->
     assert response.status_code == 200
     assert "A race needs at least one driver." in response.content.decode()
     assert not League.objects.exists()
+
+
+def test_links_to_the_set_up_pages(web: dict[str, Client]) -> None:
+    club = web["organiser"].get("/clubs/velo-lisboa/").content.decode()
+    for url in (NEW, "/clubs/velo-lisboa/championships/new/", "/clubs/velo-lisboa/rallies/new/"):
+        assert f'href="{url}"' in club
+    assert 'href="/clubs/velo-lisboa/rally-championships/new/"' in club
+    assert NEW not in web["scorekeeper"].get("/clubs/velo-lisboa/").content.decode()
+    web["organiser"].post(NEW, form())
+    league = League.objects.get()
+    edit = f'href="/leagues/{league.pk}/edit/"'
+    assert edit in web["organiser"].get(f"/leagues/{league.pk}/").content.decode()
+    assert edit not in web["scorekeeper"].get(f"/leagues/{league.pk}/").content.decode()

@@ -23,6 +23,7 @@ from scoring.formula_d import parse_race_results
 from tournament.championships import setup_pages
 from tournament.championships.forms import RESULTS, DriverRowFormSet, initial_rows
 from tournament.championships.models import Championship, Driver, Race
+from tournament.clubs.models import Role, role_in
 from tournament.competitions import simulation
 from tournament.competitions.forms import named_rows
 from tournament.competitions.kinds import AnyKind, get_kind
@@ -58,6 +59,7 @@ def championship(request: HttpRequest, pk: int) -> HttpResponse:
     races = list(champ.races.all())
     context = {
         "championship": champ,
+        "can_organise": role_in(champ.club_id, request.user) == Role.ORGANISER,
         "shown": shown,
         "race_count": len(races),
         "after_choices": range(1, (champ.standings_through or 0) + 1),

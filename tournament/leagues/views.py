@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
+from tournament.clubs.models import Role, role_in
 from tournament.competitions.forms import named_rows
 from tournament.competitions.kinds import get_kind
 from tournament.leagues import setup_pages
@@ -55,6 +56,7 @@ def league(request: HttpRequest, pk: int) -> HttpResponse:
     to_enter = next((r for r in races if r.version == 0), None)
     context = {
         "league": obj,
+        "can_organise": role_in(obj.club_id, request.user) == Role.ORGANISER,
         "shown": data.get("after_race"),
         "race_count": len(races),
         "after_choices": range(1, (obj.standings_through or 0) + 1),

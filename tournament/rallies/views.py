@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from scoring.clock import clock
+from tournament.clubs.models import Role, role_in
 from tournament.competitions import services as workflow
 from tournament.competitions import simulation
 from tournament.competitions.errors import Conflict, InvalidInput, VersionConflict
@@ -58,6 +59,7 @@ def rally(request: HttpRequest, pk: int) -> HttpResponse:
         "stage_times": pages.stage_by_stage_table(data, names),
         "chart": pages.gap_chart(snapshots, shown, names),
         "can_write": may_write(request.user, rally),
+        "can_organise": role_in(rally.club_id, request.user) == Role.ORGANISER,
         "stages": stages,
         # The championships counting this rally, linked from its page (issue #16).
         "championships": list(rally.championships.visible_to(request.user).order_by("name")),
@@ -114,6 +116,7 @@ def championship(request: HttpRequest, pk: int) -> HttpResponse:
         "table": pages.championship_table(data, len(entries)),
         "counted": counted,
         "rally_count": len(entries),
+        "can_organise": role_in(championship.club_id, request.user) == Role.ORGANISER,
     }
     return render(request, "web/rallies/championship.html", context)
 
