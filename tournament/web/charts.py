@@ -51,7 +51,7 @@ def nice_step(span: float, *, max_intervals: int = MAX_INTERVALS) -> int:
 
 
 #: Steps of a time axis in seconds (then whole hours in 1, 2, 5, 10, … hours).
-TIME_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600)
+TIME_STEPS = (1, 5, 15, 30, 60, 300, 600, 900, 1800, 3600)
 
 #: Text metrics of the charts' 12-unit font (generous averages for system-ui): a character's
 #: width, the ascent and descent around the baseline, and the distance between two labels.
@@ -170,12 +170,15 @@ class _Plan:
         plot_height = max(140 if name == "wide" else 120, LINE * max(len(self.series) - 1, 1))
         intervals = min(MAX_INTERVALS, max(int(plot_height // LINE), 1))
         low, high = self.low, self.high
-        if not self.lower_is_better:  # points: from zero up to the first tick above the most
+        # Points and times run from zero up to the first tick above the most; a rank chart
+        # counts from its leader.
+        zero_based = not self.lower_is_better or self.y_step is time_step
+        if zero_based:
             low = min(low, 0)
         step = self.y_step(high - low, max_intervals=intervals)
-        if not self.lower_is_better:
+        if zero_based:
             high = low + -(-(high - low) // step) * step
-        anchor = low if self.lower_is_better else 0  # a rank chart counts from its leader
+        anchor = 0 if zero_based else low
         tick_list = tick_values(low, high, anchor=anchor, step=step)
         tick_texts = [self.y_label(v) for v in tick_list]
         left = max(self.left, int(max((len(t) for t in tick_texts), default=1) * CHAR) + 8)
