@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournament.web import board, run, views
+from tournament.web import board, calendar, run, views
 
 app_name = "web"
 
@@ -19,4 +19,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     *run.urlpatterns(),
     # A Grand Tour stage entered from what the board shows (issue #15 item 6).
     path("tours/<int:pk>/stages/<int:number>/board/", board.board_entry, name="tour-board"),
+    # The club's dated events as an iCalendar feed (issue #18 item 5).
+    path("clubs/<slug:slug>/calendar.ics", calendar.club_calendar, name="club-calendar"),
 ]
