@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "tournament.leagues",
     "tournament.forecasts",
     "tournament.web",
+    "tournament.live",
 ]
 
 MIDDLEWARE = [
@@ -204,6 +205,14 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- live updates (tournament/live, docs/live.md) --------------------------------------------
+# A comment line on every open event stream this often (API.md: at least every 30 s).
+PODIUM_LIVE_KEEPALIVE_SECONDS = env_int("PODIUM_LIVE_KEEPALIVE_SECONDS", 15)
+# How often a page polls when its stream fails, and the reconnection delay of a WSGI answer.
+PODIUM_LIVE_POLL_SECONDS = env_int("PODIUM_LIVE_POLL_SECONDS", 10)
+# Hold event streams open under WSGI too (runserver); gunicorn must not be held: off outside DEBUG.
+PODIUM_LIVE_WSGI_STREAM = env_bool("PODIUM_LIVE_WSGI_STREAM", DEBUG)
 
 # --- auth ----------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

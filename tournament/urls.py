@@ -28,6 +28,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/catalogue/", include("tournament.catalogue.urls")),
+    # Live updates: /api/<collection>/<id>/events/ and /<collection>/<id>/screen/ (tournament/live).
+    path("", include("tournament.live.urls")),
     path("api/", include(router.urls)),
     # GET /api/<collection>/{id}/forecast/ of every kind (tournament/forecasts/api.py)
     path("api/", include("tournament.forecasts.urls")),

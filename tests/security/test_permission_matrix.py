@@ -173,6 +173,7 @@ def _competition_rows(game: AnyKind) -> list[Row]:
         Row("POST", f"{event}/simulate/", write(202 if simulates else 400), lambda c, r: {}, kind),
         Row("GET", f"{event}/replay/", read(200 if simulates else 404), kind=kind, needs=simulated),
         Row("GET", f"{base}/{{id}}/standings/", read(), kind=kind),
+        Row("GET", f"{base}/{{id}}/events/", read(), kind=kind),  # live updates (WSGI: ends)
         Row("GET", f"{base}/{{id}}/forecast/", read(), kind=kind),
         Row("GET", f"{base}/{{id}}/history/", organise(200), kind=kind),
         Row("GET", f"{base}/{{id}}/export/", organise(200), kind=kind),
@@ -230,6 +231,7 @@ MATRIX: list[Row] = [
         kind="rally-championship",
     ),
     Row("GET", "/api/rally-championships/{id}/standings/", read(), kind="rally-championship"),
+    Row("GET", "/api/rally-championships/{id}/events/", read(), kind="rally-championship"),
     Row("GET", "/api/rally-championships/{id}/forecast/", read(), kind="rally-championship"),
     Row("GET", "/api/rally-championships/999999/", everyone(404), kind="rally-championship"),
     # --- the catalogue: public, read-only (the preview stores nothing) ---
@@ -310,6 +312,12 @@ MATRIX: list[Row] = [
     Row("GET", "/rallies/999999/", everyone(404), kind="rally", web=True),
     Row("GET", "/rally-championships/{id}/", page(), kind="rally-championship", web=True),
     Row("GET", "/rally-championships/999999/", everyone(404), kind="rally-championship", web=True),
+    # --- the big screens (tournament/live) ---
+    Row("GET", "/tours/{id}/screen/", page(), web=True),
+    Row("GET", "/championships/{id}/screen/", page(), kind="championship", web=True),
+    Row("GET", "/leagues/{id}/screen/", page(), kind="league", web=True),
+    Row("GET", "/rallies/{id}/screen/", page(), kind="rally", web=True),
+    Row("GET", "/rally-championships/{id}/screen/", page(), kind="rally-championship", web=True),
 ]
 
 
