@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Protocol, cast
 
 from scoring.forecast.model import EntrantStatus, Reason, Scenario, Status, TitleStatus, ordinal
-from scoring.forecast.slots import Assignment, SlotProblem, solve
+from scoring.forecast.slots import Assignment, SlotProblem, greedy, solve
 
 Entrant = Hashable
 
@@ -275,6 +275,11 @@ def _programmed(
     rival behind X? When X needs no help any filling is a solution, so none is a bug."""
     name = title.names[x]
     problem, read = title.dominant(x)
+    # A scored scenario proves "open": try the quick filling before the program.
+    if all(len(b.slots) <= len(b.units) for b in problem.blocks):
+        quick = read(greedy(problem))
+        if _wins(title.ranking(quick), x):
+            return EntrantStatus(x, name, "open", None, needs_help, quick)
     assignment = solve(problem)
     if assignment is None:
         if not needs_help:

@@ -180,6 +180,29 @@ class _Kept:
     constant: float
 
 
+def greedy(problem: SlotProblem) -> Assignment:
+    """A quick filling to try before the program: event by event, the best slots to the rivals
+    with the fewest points so far (counting what this filling already gave them).
+
+    Not a proof of anything on its own: the caller scores the scenario it gives with the real
+    standings and falls back to :func:`solve` when the entrant does not win it.
+    """
+    owner: dict[Unit, Rival] = {u: r for r in problem.rivals for u in r.units}
+    so_far: dict[Hashable, float] = {r.entrant: float(sum(r.known)) for r in problem.rivals}
+    out: Assignment = {}
+    for b, block in enumerate(problem.blocks):
+        free = sorted(
+            block.units,
+            key=lambda u: so_far[owner[u].entrant] if u in owner else float("inf"),
+        )
+        ranked = sorted(range(len(block.slots)), key=lambda s: -block.slots[s].value)
+        for s, u in zip(ranked, free, strict=False):
+            out[b, s] = u
+            if u in owner:
+                so_far[owner[u].entrant] += block.slots[s].value
+    return out
+
+
 def solve(problem: SlotProblem) -> Assignment | None:
     """An assignment of every slot that keeps every rival behind the target, or None."""
     if all(sl.value == 0 and sl.level is None for bl in problem.blocks for sl in bl.slots):

@@ -148,6 +148,7 @@ def brute_force(tour: GrandTour, kind: str) -> dict[int, set[bool]] | None:
 @settings(
     max_examples=40,
     deadline=None,
+    derandomize=True,  # the same examples every run: a bounded, repeatable cost
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 @given(tours())
@@ -187,7 +188,7 @@ def sampled_endings(
         yield stages
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=15, deadline=None, derandomize=True)
 @given(
     st.integers(2, 3), st.integers(0, 4), st.integers(1, 2), st.integers(0, 10_000), st.booleans()
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -98,7 +99,12 @@ def brute_force(champ: PointsChampionship) -> dict[str, dict[object, set[bool]]]
     return seen
 
 
-@settings(max_examples=45, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,  # the same examples every run: a bounded, repeatable cost
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(championships())
 def test_statuses_match_brute_force(champ: PointsChampionship) -> None:
     truth = brute_force(champ)
@@ -195,7 +201,7 @@ def test_needs_help_and_its_scenario() -> None:
     assert rows[3].status == "open" and rows[3].needs_help
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30, deadline=None, derandomize=True)
 @given(
     st.integers(2, 6),
     st.integers(1, 4),
@@ -233,7 +239,7 @@ def test_formula_d_adapter_scores_as_formula_d(
     assert champ.pole_bonus == pole
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25, deadline=None, derandomize=True)
 @given(st.integers(2, 3), st.integers(0, 3), st.booleans(), st.integers(0, 10_000))
 def test_league_bonus_points_match_brute_force(
     n: int, played: int, finishers_only: bool, seed: int
@@ -261,19 +267,19 @@ def test_league_bonus_points_match_brute_force(
         entrants, tuple(races), scale, played + 1, bonus_max=1, dnf_status="dnf"
     )
     wins: dict[int, set[bool]] = {d: set() for d in ids}
-    for order in itertools.permutations(ids):
+    for last_order in itertools.permutations(ids):
         for out in range(n + 1):
             for bonus in itertools.product((0, 1), repeat=n):
                 last = Race(
                     played + 1,
                     tuple(
                         Finish(d, p + 1, "finished" if p < n - out else "dnf", bonus[d - 1])
-                        for p, d in enumerate(order)
+                        for p, d in enumerate(last_order)
                     ),
                 )
                 table = compute_standings(entrants, [*races, last], scale)
-                for row in table.drivers:
-                    wins[row.driver].add(row.rank == 1)
+                for standing in table.drivers:
+                    wins[standing.driver].add(standing.rank == 1)
     for row in points_statuses(champ)["drivers"].entrants:
         o = wins[int(str(row.entrant))]
         expected = "clinched" if o == {True} else "eliminated" if True not in o else "open"
@@ -374,3 +380,33 @@ def test_a_driver_out_of_the_last_race_cannot_win_it() -> None:
     assert rows[2].status == "clinched" and rows[1].status == "eliminated"
     assert rows[1].reason is not None and rows[1].reason.code == "cannot_catch"
     assert rows[1].reason.params["max_gain"] == 0
+
+
+def test_the_program_finds_what_the_quick_filling_misses(monkeypatch: Any) -> None:
+    # Found by a seeded search: for one open driver the greedy filling (best slots to the
+    # fewest points) does not give him the title, the integer program does; its scenario is
+    # scored by the real standings (exact._check) and every status matches brute force.
+    import scoring.forecast.exact as exact
+
+    solved: list[bool] = []
+    real = exact.solve
+
+    def spy(problem: Any) -> Any:
+        found = real(problem)
+        solved.append(found is not None)
+        return found
+
+    monkeypatch.setattr(exact, "solve", spy)
+    entrants = tuple(Entrant(i, f"D{i}") for i in (1, 2, 3, 4))
+    orders = ((4, 3, 1, 2), (1, 4, 2, 3), (1, 3, 4, 2))
+    history = tuple(
+        Race(n, tuple(Finish(d, p) for p, d in enumerate(order, start=1)))
+        for n, order in enumerate(orders, start=1)
+    )
+    champ = PointsChampionship(entrants, history, Scale((5, 5, 3, 1), False), total_races=4)
+    truth = brute_force(champ)["drivers"]
+    for row in points_statuses(champ)["drivers"].entrants:
+        o = truth[row.entrant]
+        expected = "clinched" if o == {True} else "eliminated" if True not in o else "open"
+        assert row.status == expected, (row, o)
+    assert True in solved

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator, Sequence
 
@@ -59,6 +60,12 @@ def rally(
 
 
 def rally_outcomes(names: Sequence[str], super_rally: bool, power: bool) -> list[RallyStandings]:
+    return list(_outcomes(tuple(names), super_rally, power))
+
+
+@functools.lru_cache(maxsize=64)
+def _outcomes(names: tuple[str, ...], super_rally: bool, power: bool) -> tuple[RallyStandings, ...]:
+    """Every complete rally the rules allow (cached: the strategy asks for sizes repeatedly)."""
     ids = list(range(len(names)))
     out: list[RallyStandings] = []
     if super_rally:
@@ -79,7 +86,7 @@ def rally_outcomes(names: Sequence[str], super_rally: bool, power: bool) -> list
             for fin in finishers:
                 for p in weak_orders(fin):
                     out.append(rally(names, overall, gone, p))
-    return out
+    return tuple(out)
 
 
 @st.composite
@@ -114,7 +121,12 @@ def championships(draw: st.DrawFn) -> RallyChampionship:
     return RallyChampionship(history, rules, played + left, names, super_rally)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=30,
+    deadline=None,
+    derandomize=True,  # the same examples every run: a bounded, repeatable cost
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(championships())
 def test_statuses_match_brute_force(champ: RallyChampionship) -> None:
     pool = rally_outcomes(champ.drivers, bool(champ.super_rally), champ.settings.power_stage)
