@@ -236,10 +236,14 @@ def _flags(cell: Any) -> int:
 
 
 def _sentence(cell: Any) -> str:
-    parts = [
-        _("card %(card)s, square %(start)s → %(end)s")
-        % {"card": cell.card, "start": cell.start, "end": cell.end}
-    ]
+    squares = {"card": cell.card, "start": cell.start, "end": cell.end}
+    if cell.card == "X":  # CARD_MARKS: an Exhaustion card played, the Peloton's Attack card
+        first = _("Exhaustion card, square %(start)s → %(end)s") % squares
+    elif cell.card == "A":
+        first = _("Attack card, square %(start)s → %(end)s") % squares
+    else:
+        first = _("card %(card)s, square %(start)s → %(end)s") % squares
+    parts = [first]
     if cell.slip:
         parts.append(_("slipstream +%(n)s") % {"n": cell.slip})
     if cell.exhausted:
