@@ -5,7 +5,9 @@ A remaining rally may end any way the rules allow: any overall order of the clas
 without Super Rally (RM-46) any set of drivers out of it (unclassified, no points, and no power
 stage, RM-48), with Super Rally every driver classified and any of them retired from the power
 stage; the power stage's finishers in any order. Drivers are the championship's drivers (every
-name seen so far, unless given), all entered in every remaining rally. Ranks may be shared
+name seen so far, unless given: pass the remaining rallies' entrants too, so that a newcomer
+counts), each entered in every remaining rally unless ``entries`` lists that rally's drivers
+(a driver not entered scores nothing there, like one out of it). Ranks may be shared
 (RM-51): an entrant holds the title when it ranks first, alone or not; ``clinched`` means alone
 in every outcome.
 """
@@ -51,6 +53,8 @@ class RallyChampionship:
     total_rallies: int
     drivers: tuple[str, ...] = ()
     super_rally: bool | tuple[bool, ...] = False
+    #: per remaining rally, in order, the names of its drivers (None: every driver)
+    entries: tuple[tuple[str, ...] | None, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.drivers:
@@ -75,6 +79,14 @@ class RallyChampionship:
 
     def standings(self, extra: Sequence[RallyStandings] = ()) -> ChampionshipStandings:
         return championship_standings([*self.rallies, *extra], self.settings)
+
+    def entered(self, index: int) -> frozenset[int]:
+        """Indices (into ``drivers``) of the drivers entered in remaining rally ``index``."""
+        listed = self.entries[index] if index < len(self.entries) else None
+        if listed is None:
+            return frozenset(range(len(self.drivers)))
+        keys = {normalize_name(n) for n in listed}
+        return frozenset(i for i, n in enumerate(self.drivers) if normalize_name(n) in keys)
 
 
 def simulated_rally(
@@ -156,6 +168,10 @@ class _Title:
         names = self.champ.drivers
         for i in range(self.events_left):
             order, out, power = build(i)
+            entered = self.champ.entered(i)
+            # a driver not entered scores nothing, like one out of the rally (RM-49)
+            out = set(out) | {d for d in order if d not in entered}
+            power = [d for d in power if d not in out]
             rallies.append(simulated_rally(names, order, out, power))
             details: dict[str, object] = {"out": [names[d] for d in order if d in out]}
             if self.champ.settings.power_stage:
@@ -200,27 +216,31 @@ class _Title:
         block_of: dict[int, int] = {}
         for i in range(self.events_left):
             if champ.super_rally_in(i):
-                # every car classified: the others share places 2..n (RM-49, countback RM-51);
-                # they all retire from the power stage, which only costs them points.
+                # every car entered is classified: the others share the places after X's
+                # (RM-49, countback RM-51); they all retire from the power stage, which only
+                # costs them points.
+                entered = champ.entered(i)
+                theirs = tuple(d for d in others if d in entered)
+                first = 2 if x in entered else 1
                 slots = tuple(
                     Slot(table[p - 1] if p <= len(table) else 0, level=p)
-                    for p in range(2, len(others) + 2)
+                    for p in range(first, first + len(theirs))
                 )
                 block_of[i] = len(blocks)
-                blocks.append(Block(event=i, slots=slots, units=tuple(others)))
+                blocks.append(Block(event=i, slots=slots, units=theirs))
 
         def read(assignment: Assignment) -> Scenario:
             def build(i: int) -> tuple[Sequence[int], set[int], Sequence[int]]:
                 if i in block_of:
                     b = block_of[i]
-                    placed = [cast(int, assignment[b, s]) for s in range(len(others))]
+                    placed = [cast(int, assignment[b, s]) for s in range(len(blocks[b].slots))]
                     return [x, *placed], set(), [x]
                 return [x, *others], set(others), [x]
 
             return self._scenario(build)
 
         fill: Assignment = {
-            (b, s): others[s] for b in range(len(blocks)) for s in range(len(others))
+            (b, s): u for b, bl in enumerate(blocks) for s, u in enumerate(bl.units)
         }
         final = champ.standings([r for r in read(fill).results if isinstance(r, RallyStandings)])
         by_key: dict[Hashable, ChampionshipRow] = {normalize_name(r.name): r for r in final.drivers}
@@ -300,10 +320,9 @@ def rally_spec(champ: RallyChampionship, strengths: Strengths) -> SimulationSpec
     """The simulation of the remaining rallies (strengths fitted on ``champ.drivers``)."""
     if len(strengths.units) != len(champ.drivers):
         raise ValueError("strengths must be fitted on the championship's drivers, in order")
-    everyone = tuple(range(len(champ.drivers)))
     return SimulationSpec(
         strengths,
-        (everyone,) * champ.events_left,
+        tuple(tuple(sorted(champ.entered(i))) for i in range(champ.events_left)),
         {"drivers": tuple(normalize_name(n) for n in champ.drivers)},
         "drivers",
         extra_draws=1 + len(champ.drivers),

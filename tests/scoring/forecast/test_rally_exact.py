@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import random
 from collections.abc import Iterator, Sequence
 
 from hypothesis import HealthCheck, given, settings
@@ -59,21 +60,28 @@ def rally(
     )
 
 
-def rally_outcomes(names: Sequence[str], super_rally: bool, power: bool) -> list[RallyStandings]:
-    return list(_outcomes(tuple(names), super_rally, power))
+def rally_outcomes(
+    names: Sequence[str], super_rally: bool, power: bool, entered: Sequence[int] | None = None
+) -> list[RallyStandings]:
+    chosen = tuple(range(len(names))) if entered is None else tuple(sorted(entered))
+    return list(_outcomes(tuple(names), super_rally, power, chosen))
 
 
-@functools.lru_cache(maxsize=64)
-def _outcomes(names: tuple[str, ...], super_rally: bool, power: bool) -> tuple[RallyStandings, ...]:
-    """Every complete rally the rules allow (cached: the strategy asks for sizes repeatedly)."""
-    ids = list(range(len(names)))
+@functools.lru_cache(maxsize=256)
+def _outcomes(
+    names: tuple[str, ...], super_rally: bool, power: bool, entered: tuple[int, ...]
+) -> tuple[RallyStandings, ...]:
+    """Every complete rally the rules allow (cached: the strategy asks for sizes repeatedly);
+    drivers not ``entered`` take no part (listed as out: no place, no points)."""
+    everyone = list(range(len(names)))
+    ids = list(entered)
     out: list[RallyStandings] = []
     if super_rally:
         subsets = [ids]
     else:
         subsets = [list(c) for k in range(len(ids) + 1) for c in itertools.combinations(ids, k)]
     for classified in subsets:
-        gone = [d for d in ids if d not in classified]
+        gone = [d for d in everyone if d not in classified]
         for overall in weak_orders(classified):
             if not power:
                 out.append(rally(names, overall, gone, []))
@@ -163,3 +171,46 @@ def test_power_stage_reason() -> None:
     assert rows["eva"].reason.params["behind"] == 14
     assert rows["eva"].reason.params["max_gain"] == 13
     assert rows["ana"].status == "clinched"
+
+
+def test_entry_lists_match_brute_force() -> None:
+    # Remaining rallies that enter only some drivers (and a newcomer with no rally yet): 60
+    # seeded cases of 2-3 drivers, 1-2 rallies left, with and without Super Rally and power stage.
+    rng = random.Random(51)
+    for _ in range(60):
+        n = rng.randint(2, 3)
+        names = tuple(f"Driver {chr(65 + i)}" for i in range(n))
+        super_rally, power = rng.random() < 0.5, rng.random() < 0.5
+        left = rng.randint(1, 2 if n == 2 else 1)
+        entries = tuple(
+            None if rng.random() < 0.3 else tuple(m for m in names if rng.random() < 0.6)
+            for _ in range(left)
+        )
+        table = tuple(sorted((rng.choice([25, 18, 15, 10, 0]) for _ in range(n)), reverse=True))
+        rules = ChampionshipSettings(
+            points=table, power_stage=power, power_stage_points=(3, 1), drop_worst=rng.randint(0, 1)
+        )
+        seen = names[:-1] if rng.random() < 0.3 else names  # the last one may be a newcomer
+        played = rng.randint(1, 2)
+        history = tuple(rng.choice(rally_outcomes(seen, super_rally, power)) for _ in range(played))
+        champ = RallyChampionship(history, rules, played + left, names, super_rally, entries)
+        pools = [
+            rally_outcomes(names, super_rally, power, sorted(champ.entered(i))) for i in range(left)
+        ]
+        wins: dict[str, set[bool]] = {m.casefold(): set() for m in names}
+        alone: dict[str, set[bool]] = {m.casefold(): set() for m in names}
+        for combo in itertools.product(*pools):
+            standings = championship_standings([*champ.rallies, *combo], champ.settings)
+            firsts = [r for r in standings.drivers if r.rank == 1]
+            for row in standings.drivers:
+                wins[row.name.casefold()].add(row.rank == 1)
+                alone[row.name.casefold()].add(row.rank == 1 and len(firsts) == 1)
+        for row in rally_statuses(champ)["drivers"].entrants:
+            key = str(row.entrant)
+            if alone[key] == {True}:
+                expected = "clinched"
+            elif True not in wins[key]:
+                expected = "eliminated"
+            else:
+                expected = "open"
+            assert row.status == expected, (champ, row, wins[key], alone[key])
