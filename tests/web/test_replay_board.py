@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from scoring.clock import clock
 from tournament.tours.models import Stage, StageResultVersion
 from tournament.web.replay import Square, parse_profile
 
@@ -79,13 +80,11 @@ def test_the_board_has_every_square_and_every_position_of_the_log(clients: Any, 
     for number, (round_, squares_of) in enumerate(zip(data["rounds"], expected, strict=True)):
         drawn = {order[i]: round_["at"][2 * i] for i in range(len(order)) if round_["at"][2 * i]}
         assert drawn == squares_of, number
-    assert data["rounds"][-1]["done"][0].startswith(_name_of_winner(tour, replay))
-
-
-def _name_of_winner(tour: dict[str, Any], replay: dict[str, Any]) -> str:
+    # Who has crossed, in the finishing order of the results (FR-72), with their stage times.
     names = {r["id"]: r["name"] for t in tour["teams"] for r in t["riders"]}
-    names |= {-1: "Peloton 1", -2: "Peloton 2"}
-    return str(names[replay["header"]["winner"]])
+    assert data["rounds"][-1]["done"] == [
+        f"{names[r['rider_id']]} {clock(r['time_s'])}" for r in replay["riders"]
+    ]
 
 
 def test_the_controls_legend_table_and_icons(clients: Any, tour: Any) -> None:

@@ -34,7 +34,8 @@ class ReplayCell:
     exhausted: bool
     tokens: str
     crossed: bool
-    seconds: int | None
+    seconds: int | None  # FR-48: the timing seconds of the crossing round
+    time: int | None = None  # the rider's stage time (FR-70 time_s) in the round he crosses
 
 
 @dataclass(frozen=True)
@@ -104,11 +105,13 @@ def build_replay(replay: dict[str, Any] | None, name_of: Callable[[int], str]) -
         order = [entry[0] for entry in log["grid"]]
         column = {rider: i for i, rider in enumerate(order)}
         riders = tuple((rider, _name(rider, name_of)) for rider in order)
+        times = {r["rider_id"]: r.get("time_s") for r in (replay or {}).get("riders", [])}
         rounds = []
         for entry in log["rounds"]:
             cells: list[ReplayCell | None] = [None] * len(order)
             for row in entry["riders"]:
-                cells[column[row[columns["rider"]]]] = _cell(row, columns, cards)
+                rider = row[columns["rider"]]
+                cells[column[rider]] = _cell(row, columns, cards, times.get(rider))
             rounds.append(ReplayRound(number=entry["round"], cells=tuple(cells)))
     except (KeyError, IndexError, TypeError, ValueError):
         return None
@@ -128,7 +131,9 @@ def _name(rider: int, name_of: Callable[[int], str]) -> str:
     return name_of(rider)
 
 
-def _cell(row: list[Any], columns: dict[str, int], cards: list[Any]) -> ReplayCell:
+def _cell(
+    row: list[Any], columns: dict[str, int], cards: list[Any], time: int | None
+) -> ReplayCell:
     played = row[columns["played"]]
     if played is None:
         card = "–"  # FR-58: a dummy with an empty deck plays no card
@@ -145,6 +150,7 @@ def _cell(row: list[Any], columns: dict[str, int], cards: list[Any]) -> ReplayCe
         tokens="+".join(str(t[-1]) for t in tokens if isinstance(t, list) and t),
         crossed=bool(row[columns["crossed"]]),
         seconds=row[columns["seconds"]],
+        time=time if row[columns["crossed"]] else None,
     )
 
 

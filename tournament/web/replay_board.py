@@ -207,7 +207,7 @@ def board_data(replay: Replay) -> dict[str, Any]:
             events.append(f"{board.riders[i].label} {board.riders[i].name}: {_sentence(cell)}")
             place = at[i]
             if cell.crossed and place is not None:
-                time = clock(cell.seconds) if cell.seconds is not None else ""
+                time = clock(cell.time) if cell.time is not None else ""
                 crossed.append((number, -place[0], place[1], i, time))
         crossed.sort()
         done = [f"{board.riders[c[3]].name} {c[4]}".strip() for c in crossed]
