@@ -123,6 +123,12 @@
   show(0);
   rotate();
   fillForecast();
+  // For a remote or a test: which slides there are, and show one (the rotation goes on from it).
+  window.Podium = window.Podium || {};
+  window.Podium.screen = {
+    count: function () { return slides().length; },
+    show: function (i) { show(i); rotate(); }
+  };
   window.addEventListener("resize", function () { var all = slides(); if (all[index]) fit(all[index]); });
 
   if (window.Podium && window.Podium.live) {
