@@ -9,7 +9,8 @@
   function refresh() {
     var data = new FormData(form);
     data.set("action", "preview");
-    fetch(form.action || location.href, {
+    // form.action would be the buttons named "action", not the attribute.
+    fetch(form.getAttribute("action") || location.href, {
       method: "POST", body: data, credentials: "same-origin",
       headers: {"X-Podium-Preview": "1", "Accept": "text/html"}
     }).then(function (response) {
