@@ -57,6 +57,7 @@ def test_a_simulated_race_page_plays_every_car_along_the_lap(clients: Any) -> No
         f"/championships/{champ['id']}/races/1/",
     )
     assert 'data-replay="progress"' in html and 'data-act="play"' in html
+    assert "<span>Turn</span>" in html  # the slider counts turns here, rounds on the board
     assert f'max="{replay["rounds"]}"' in html
     assert html.count('<g class="car ') == len(replay["grid"]) == 3
     assert html.count('<rect class="pg-corner"') == 10  # Monaco's ten corners
