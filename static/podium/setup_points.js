@@ -56,6 +56,10 @@
       Object.keys(after).forEach(function (key) {
         var box = byName("rules-" + key);
         if (box && String(before[key]) === box.value) box.value = String(after[key]);
+        var holder = box && box.closest(".sbox");
+        var shown = holder && holder.querySelector(".default");
+        if (shown) shown.textContent = shown.textContent.replace(String(before[key]), String(after[key]));
+        if (holder) holder.setAttribute("data-default", String(after[key]));
       });
     }
     shownSet = ruleSet.value;

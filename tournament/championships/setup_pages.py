@@ -42,6 +42,18 @@ def _rule_set(values: Values) -> str:
     return chosen if chosen in ("basic", "advanced") else "basic"
 
 
+def set_defaults(sections: list[dict[str, Any]], defaults: dict[str, Any]) -> None:
+    """The boxes' defaults under the chosen rule set (FD-58/FD-60 change a few), so "Default:"
+    and the groups' "changed" badges speak of the rule set the club plays."""
+    for section in sections:
+        for param in section["params"]:
+            if param.name in ADVANCED_DEFAULTS and len(param.boxes) == 1:
+                text = str(defaults[param.name])
+                param.boxes[0].default = text
+                param.boxes[0].data["default"] = text
+        section["changed"] = any(b.changed for p in section["params"] for b in p.boxes)
+
+
 def date_box(values: Values, errors: ErrorMap, name: str) -> Box:
     """An event's optional date, typed with its UTC offset (API.md, "Dates")."""
     return box(
@@ -203,6 +215,7 @@ class ChampionshipSetupPage(SetupPage):
         ]
         races = [self._race_row(values, errors, i) for i in entries.drawn_rows(values, "races")]
         sections = RULES.param_sections(values, errors)
+        set_defaults(sections, default_rules_json(rule_set))
         for section in sections:
             section["when"] = "advanced" if section["slug"] in ADVANCED_GROUPS else ""
         scoring = next(s for s in sections if s["slug"] == SCORING)
