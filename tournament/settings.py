@@ -293,6 +293,9 @@ SPECTACULAR_SETTINGS = {
         "RaceResultStatusEnum": ["finished", "eliminated"],
         # A member's role, in the club's members and in the add-a-member request.
         "RoleEnum": "tournament.clubs.models.Role",
+        # Forecasts: the answer's status, and each title entry's (tournament/forecasts/api.py).
+        "ForecastStatusEnum": "tournament.forecasts.models.ForecastStatus",
+        "TitleStatusEnum": ["clinched", "eliminated", "open"],
     },
     # Served from our own static files: clubs run Podium offline too.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -25,6 +25,7 @@ from tournament.competitions.errors import InvalidInput
 from tournament.competitions.kinds import AnyKind, all_kinds
 from tournament.competitions.schema import MAX_EVENT
 from tournament.forecasts.loaders import RALLY_CHAMPIONSHIP
+from tournament.forecasts.models import ForecastStatus
 from tournament.forecasts.reading import forecast_body, latest_after
 
 STATUSES = ("clinched", "eliminated", "open")
@@ -63,11 +64,13 @@ class PositionsSerializer(serializers.Serializer):
     )
 
 
-def forecast_serializer(after_param: str, title_keys: str) -> type[serializers.Serializer]:
+def forecast_serializer(
+    name: str, after_param: str, title_keys: str
+) -> type[serializers.Serializer]:
     """The documented answer, with the kind's ``after_*`` key."""
     fields: dict[str, Any] = {
         "status": serializers.ChoiceField(
-            choices=("ready", "computing"),
+            choices=ForecastStatus.choices,
             help_text="`computing` while a newer standings version is forecast; the body then "
             "holds the previous forecast, or empty `titles` before the first.",
         ),
@@ -86,7 +89,6 @@ def forecast_serializer(after_param: str, title_keys: str) -> type[serializers.S
             help_text="The main classification's rank distribution.",
         ),
     }
-    name = "Forecast" + "".join(w.title() for w in after_param.split("_"))
     return type(name, (serializers.Serializer,), fields)
 
 
@@ -151,7 +153,11 @@ def _viewset(
         "entrants' results so far), computed after each change of the standings and stored. "
         "Anyone who may read the competition.",
         parameters=[after_query(after_param, event)],
-        responses={200: forecast_serializer(after_param, KIND_TITLES.get(label, ""))},
+        responses={
+            200: forecast_serializer(
+                f"{title.replace(' ', '')}Forecast", after_param, KIND_TITLES.get(label, "")
+            )
+        },
     )(action(detail=True, methods=["get"])(forecast))
     attrs = {
         "__module__": __name__,
