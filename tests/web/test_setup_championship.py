@@ -285,3 +285,18 @@ def test_the_admin_refuses_what_the_api_refuses(users: dict[str, Any]) -> None:
     rui = Driver.objects.get(championship=championship, name="Rui").pk
     first = Race.objects.filter(competition=championship).order_by("number").first()
     assert first is not None and first.drivers == [rui]
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "rule"),
+    [
+        ("pt", "Novo campeonato de Formula D", "Carros por corrida"),
+        ("es", "Nuevo campeonato de Formula D", "Coches por carrera"),
+        ("fr", "Nouveau championnat Formula D", "Voitures par course"),
+    ],
+)
+def test_the_page_speaks_the_users_language(
+    web: dict[str, Client], language: str, heading: str, rule: str
+) -> None:
+    page = web["organiser"].get(NEW, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert heading in page and rule in page
