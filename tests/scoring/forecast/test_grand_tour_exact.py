@@ -146,7 +146,7 @@ def brute_force(tour: GrandTour, kind: str) -> dict[int, set[bool]] | None:
 
 
 @settings(
-    max_examples=40,
+    max_examples=30,
     deadline=None,
     derandomize=True,  # the same examples every run: a bounded, repeatable cost
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

@@ -100,7 +100,7 @@ def brute_force(champ: PointsChampionship) -> dict[str, dict[object, set[bool]]]
 
 
 @settings(
-    max_examples=40,
+    max_examples=30,
     deadline=None,
     derandomize=True,  # the same examples every run: a bounded, repeatable cost
     suppress_health_check=[HealthCheck.too_slow],
