@@ -129,3 +129,24 @@ def test_refresh_standings_adds_tie_breaks_to_snapshots_stored_before_them(clien
     out = io.StringIO()
     call_command("refresh_standings", stdout=out)  # every kind; nothing left to change
     assert out.getvalue().strip().endswith("0 snapshot(s) rewritten")
+
+
+def test_tour_standings_and_page_explain_a_tie_on_time(clients: Any, tour: Any) -> None:
+    from tests.api.helpers import submit as submit_stage
+    from tests.conftest import stage_rows as tour_rows
+
+    # The default rows put riders 1 and 2 on the same time (0:00): GT-5.5 by stage 1's line.
+    assert submit_stage(clients["scorekeeper"], tour["id"], 1, tour_rows(tour)).status_code == 202
+    url = f"/api/tours/{tour['id']}/standings/"
+    general = clients["anonymous"].get(url).json()["general"]
+    second = general[1]
+    assert second["time"] == general[0]["time"]
+    assert second["tie_break"]["code"] == "gt_time_stage_place"
+    assert second["tie_break"]["params"] == {"stage": 1, "place": 1, "other_place": 2}
+    assert "tie_break" not in general[0]
+    spanish = clients["anonymous"].get(url, HTTP_ACCEPT_LANGUAGE="es").json()["general"][1]
+    assert spanish["tie_break"]["text"] == (
+        "Mismo tiempo; mejor puesto en la etapa 1: 1.º contra 2.º (GT-5.5)"
+    )
+    html = clients["anonymous"].get(f"/tours/{tour['id']}/", HTTP_ACCEPT_LANGUAGE="en")
+    assert "Same time; better place on stage 1: 1st against 2nd (GT-5.5)" in html.content.decode()
