@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "tournament.forecasts",
     "tournament.web",
     "tournament.live",
+    "tournament.printouts",
 ]
 
 MIDDLEWARE = [

@@ -41,6 +41,8 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Before the web pages: "clubs/new/" would otherwise be read as the club with slug "new".
     path("", include("tournament.clubs.urls")),  # start a club, members, invitations
+    # /<collection>/<id>/sheet.pdf and …/<events>/<n>/card.png (tournament/printouts).
+    path("", include("tournament.printouts.urls")),
     path("", include("tournament.web.urls")),
     # Every game's pages, from the same registry (tournament/web/pages.py).
     path("", include("tournament.web.kind_urls")),

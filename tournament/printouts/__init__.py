@@ -1,0 +1,1 @@
+"""Printouts: the printable sheet (``sheet.pdf``) and the share cards (``card.png``)."""
