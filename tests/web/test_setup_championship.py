@@ -124,6 +124,12 @@ def test_page_create_equals_api_create(web: dict[str, Client], clients: dict[str
         ({"races-1-drivers": "Ana, Zé"}, "races-1-drivers", "Zé is not a driver"),
         ({"races-0-laps": "3"}, "races-0-laps", "at most 2"),
         ({"drivers-1-name": "ana"}, "drivers-1-name", "unique"),
+        # A blank row first: the rows are renumbered, the message still on the right box.
+        (
+            {"drivers-0-name": "", "drivers-0-team": "", "drivers-2-name": "Rui"},
+            "drivers-1-name",
+            "unique",
+        ),
         ({"rules-start_great_min": "1"}, "rules-start_great_min", "start_stall_max"),
         ({"rules-blocking_table-brakes": "1 2"}, "rules-blocking_table-brakes", "same length"),
         ({"races-0-circuit": "other", "races-0-circuit_name": ""}, "races-0-circuit", "blank"),

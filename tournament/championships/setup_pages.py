@@ -11,7 +11,7 @@ entered (FD-78); drivers have a team and, under the advanced rules with own car 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -21,8 +21,11 @@ from scoring.formula_d.rules import ADVANCED_DEFAULTS, DEFAULT_POINTS, POINTS_PR
 from tournament.catalogue.data import catalogue
 from tournament.championships.setup import default_rules_json, explicit_rules
 from tournament.championships.setup_rules import ADVANCED_GROUPS, RULES, SCORING, ZONE_LABELS
+from tournament.competitions import services
+from tournament.competitions.serializers import EventDateSerializer
+from tournament.tours.setup_page import local_date, typed_date
 from tournament.web.setup import entries
-from tournament.web.setup.boxes import Box, ErrorMap, Values, box, ticked, whole_or_text
+from tournament.web.setup.boxes import Box, ErrorMap, Values, box, renumber, ticked, whole_or_text
 from tournament.web.setup.flow import Lock
 from tournament.web.setup.views import SetupPage
 
@@ -55,15 +58,75 @@ def set_defaults(sections: list[dict[str, Any]], defaults: dict[str, Any]) -> No
 
 
 def date_box(values: Values, errors: ErrorMap, name: str) -> Box:
-    """An event's optional date, typed with its UTC offset (API.md, "Dates")."""
+    """An event's optional date (API.md, "Dates"), in the page's time zone."""
     return box(
         values,
         errors,
         name,
-        _("Date"),
-        placeholder="2026-12-05T19:00+00:00",
-        help=_("Optional: day, time and UTC offset, e.g. 2026-12-05T19:00+00:00."),
+        _("Date (optional)"),
+        kind="datetime",
+        help=_("When it is played, for the club's calendar; it may change at any time."),
     )
+
+
+class RowsAndDates:
+    """What the Formula D, league and rally pages share beyond the base: their rows (blank ones
+    dropped and the rest renumbered before a submit, so the request's list indices are the
+    boxes'), and the events' dates, which still change once the set-up is locked (one by one,
+    with the event PATCH's own serializer, as the tour page does)."""
+
+    row_prefixes: ClassVar[tuple[str, ...]] = ("drivers", "races")
+    event_prefix: ClassVar[str] = "races"
+    kind: Any
+
+    def normalise(self, values: Values) -> Values:
+        for prefix in self.row_prefixes:
+            values = renumber(values, prefix, entries.row_numbers(values, prefix))
+        return values
+
+    def _dates(self, values: Values, competition: Any) -> list[tuple[int, Any]]:
+        numbers = self.kind.event_model.objects.filter(competition=competition)
+        return [
+            (n, typed_date(values.get(f"{self.event_prefix}-{n - 1}-date")))
+            for n in numbers.order_by("number").values_list("number", flat=True)
+        ]
+
+    def check_more(self, values: Values, competition: Any, lock: Lock) -> Any:
+        if not lock.locked:
+            return None  # the dates travel with the events in the PATCH
+        errors = {}
+        for number, date in self._dates(values, competition):
+            body = EventDateSerializer(data={"date": date})
+            if not body.is_valid():
+                errors[f"{self.event_prefix}-{number - 1}-date"] = body.errors["date"]
+        return errors or None
+
+    def apply_more(self, values: Values, competition: Any, lock: Lock, by: Any) -> None:
+        if not lock.locked:
+            return
+        for number, date in self._dates(values, competition):
+            body = EventDateSerializer(data={"date": date})
+            body.is_valid(raise_exception=True)  # checked by check_more a moment ago
+            services.set_event_date(
+                kind=self.kind,
+                competition_id=competition.pk,
+                number=number,
+                date=body.validated_data["date"],
+                by=by,
+            )
+
+    def locked_dates(
+        self, values: Values, errors: ErrorMap, competition: Any, lock: Lock
+    ) -> list[Box]:
+        """The date boxes a locked page still offers, one per event."""
+        if competition is None or not lock.locked:
+            return []
+        found = []
+        for number, _date in self._dates(values, competition):
+            made = date_box(values, errors, f"{self.event_prefix}-{number - 1}-date")
+            made.label = self.kind.event_label(number)
+            found.append(made)
+        return found
 
 
 def numbered(index: int | str) -> dict[str, Any]:
@@ -82,11 +145,11 @@ def locked_summary(kind: Any, competition: Any, lock: Lock) -> dict[str, Any]:
         "setup_summary": setup,
         "locked_points": list(getattr(competition, "points", ()) or ()),
         "locked_rules": rules,
-        "lock_more": [_("set or change the events' dates on the API (PATCH of each event).")],
+        "lock_more": [],
     }
 
 
-class ChampionshipSetupPage(SetupPage):
+class ChampionshipSetupPage(RowsAndDates, SetupPage):
     kind_label = "championship"
     template = "web/setup/championship.html"
     rules = RULES
@@ -124,7 +187,7 @@ class ChampionshipSetupPage(SetupPage):
             values[f"races-{index}-circuit_name"] = "" if shipped else race["circuit"]
             values[f"races-{index}-laps"] = str(race["laps"])
             values[f"races-{index}-drivers"] = entries.names_text(race.get("drivers"))
-            values[f"races-{index}-date"] = race.get("date") or ""
+            values[f"races-{index}-date"] = local_date(race.get("date"))
         return values
 
     def act(self, values: Values, action: str) -> Values:
@@ -184,8 +247,8 @@ class ChampionshipSetupPage(SetupPage):
         entered = entries.names_list(values.get(f"{row}-drivers"))
         if entered is not None:
             race["drivers"] = entered
-        date = values.get(f"{row}-date", "").strip()
-        if date:
+        date = typed_date(values.get(f"{row}-date"))
+        if date is not None:
             race["date"] = date
         return race
 
@@ -194,6 +257,8 @@ class ChampionshipSetupPage(SetupPage):
     def context(
         self, values: Values, errors: ErrorMap, *, club: Any, competition: Any, lock: Lock
     ) -> dict[str, Any]:
+        # First: a locked page shows only these, and each box takes its own errors.
+        dates = self.locked_dates(values, errors, competition, lock)
         rule_set = _rule_set(values)
         general = [
             box(values, errors, "name", _("Name"), required=True),
@@ -250,6 +315,7 @@ class ChampionshipSetupPage(SetupPage):
             "driver_template": self._driver_row({}, ErrorMap(), "__i__"),
             "race_template": self._race_row({"races-__i__-circuit": "monaco"}, ErrorMap(), "__i__"),
             **locked_summary(self.kind, competition, lock),
+            "locked_dates": dates,
         }
 
     def _driver_row(self, values: Values, errors: ErrorMap, index: int | str) -> dict[str, Any]:

@@ -16,7 +16,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from scoring.points import DEFAULT_LEAGUE_POINTS, LEAGUE_POINTS_PRESETS
-from tournament.championships.setup_pages import date_box, locked_summary, numbered
+from tournament.championships.setup_pages import RowsAndDates, date_box, locked_summary, numbered
+from tournament.tours.setup_page import local_date, typed_date
 from tournament.web.setup import entries
 from tournament.web.setup.boxes import ErrorMap, Values, box, ticked, whole_or_text
 from tournament.web.setup.flow import Lock
@@ -27,7 +28,7 @@ _BLANK_RACE = {"name": "", "drivers": "", "date": ""}
 ROWS = {"drivers": _BLANK_DRIVER, "races": _BLANK_RACE}
 
 
-class LeagueSetupPage(SetupPage):
+class LeagueSetupPage(RowsAndDates, SetupPage):
     kind_label = "league"
     template = "web/setup/league.html"
 
@@ -58,7 +59,7 @@ class LeagueSetupPage(SetupPage):
         for index, race in enumerate(setup["races"]):
             values[f"races-{index}-name"] = race["name"]
             values[f"races-{index}-drivers"] = entries.names_text(race.get("drivers"))
-            values[f"races-{index}-date"] = race.get("date") or ""
+            values[f"races-{index}-date"] = local_date(race.get("date"))
         return values
 
     def act(self, values: Values, action: str) -> Values:
@@ -96,14 +97,16 @@ class LeagueSetupPage(SetupPage):
         entered = entries.names_list(values.get(f"{row}-drivers"))
         if entered is not None:
             race["drivers"] = entered
-        date = values.get(f"{row}-date", "").strip()
-        if date:
+        date = typed_date(values.get(f"{row}-date"))
+        if date is not None:
             race["date"] = date
         return race
 
     def context(
         self, values: Values, errors: ErrorMap, *, club: Any, competition: Any, lock: Lock
     ) -> dict[str, Any]:
+        # First: a locked page shows only these, and each box takes its own errors.
+        dates = self.locked_dates(values, errors, competition, lock)
         general = [
             box(values, errors, "name", _("Name"), required=True),
             box(values, errors, "public", _("Public: anyone can read the standings"), kind="check"),
@@ -160,6 +163,7 @@ class LeagueSetupPage(SetupPage):
             "driver_template": self._driver_row({}, ErrorMap(), "__i__"),
             "race_template": self._race_row({}, ErrorMap(), "__i__"),
             **locked_summary(self.kind, competition, lock),
+            "locked_dates": dates,
         }
 
     def _driver_row(self, values: Values, errors: ErrorMap, index: int | str) -> dict[str, Any]:

@@ -17,9 +17,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.rallyman import SAMPLE_STAGES
-from tournament.championships.setup_pages import date_box, locked_summary, numbered
+from tournament.championships.setup_pages import RowsAndDates, date_box, locked_summary, numbered
 from tournament.rallies.setup import layout_name
 from tournament.rallies.setup_rules import RULES
+from tournament.tours.setup_page import local_date, typed_date
 from tournament.web.setup import entries
 from tournament.web.setup.boxes import ErrorMap, Values, box, ticked, whole_or_text
 from tournament.web.setup.flow import Lock
@@ -40,7 +41,10 @@ def layout_choices(kept: str = "") -> list[tuple[str, Any]]:
     return choices
 
 
-class RallySetupPage(SetupPage):
+class RallySetupPage(RowsAndDates, SetupPage):
+    row_prefixes = ("drivers", "stages")
+    event_prefix = "stages"
+
     kind_label = "rally"
     template = "web/setup/rally.html"
     rules = RULES
@@ -66,7 +70,7 @@ class RallySetupPage(SetupPage):
             values[f"stages-{index}-layout"] = (
                 layout if isinstance(layout, str) else KEEP if layout else ""
             )
-            values[f"stages-{index}-date"] = stage.get("date") or ""
+            values[f"stages-{index}-date"] = local_date(stage.get("date"))
         return values
 
     def act(self, values: Values, action: str) -> Values:
@@ -106,14 +110,16 @@ class RallySetupPage(SetupPage):
         if layout == KEEP:
             layout = kept[index] if index < len(kept) else None
         stage: dict[str, Any] = {"name": values.get(f"{row}-name", ""), "layout": layout}
-        date = values.get(f"{row}-date", "").strip()
-        if date:
+        date = typed_date(values.get(f"{row}-date"))
+        if date is not None:
             stage["date"] = date
         return stage
 
     def context(
         self, values: Values, errors: ErrorMap, *, club: Any, competition: Any, lock: Lock
     ) -> dict[str, Any]:
+        # First: a locked page shows only these, and each box takes its own errors.
+        dates = self.locked_dates(values, errors, competition, lock)
         general = [
             box(values, errors, "name", _("Name"), required=True),
             box(values, errors, "public", _("Public: anyone can read the standings"), kind="check"),
@@ -145,6 +151,7 @@ class RallySetupPage(SetupPage):
             "stage_template": self._stage_row({}, ErrorMap(), "__i__", []),
             "rule_sections": RULES.param_sections(values, errors),
             **locked_summary(self.kind, competition, lock),
+            "locked_dates": dates,
         }
 
     def _driver_row(self, values: Values, errors: ErrorMap, index: int | str) -> dict[str, Any]:
