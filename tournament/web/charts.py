@@ -213,7 +213,7 @@ class _Plan:
             [_last_y(s, y_at) for s in self.series], top + ASCENT - 11, top + plot_height + 4
         )
         label_x = left + plot_width + 8
-        dots = count <= (24 if name == "wide" else 12)
+        dots = count <= 12  # past a dozen events the lines alone (a lighter page)
         for item, (end_y, label_y) in zip(self.series, ends, strict=True):
             parts.append(self._series(item, x_at, y_at, dots, label_x, end_y, label_y, label_width))
         return ChartLayout(
@@ -240,12 +240,14 @@ class _Plan:
         css = f"series c{item.colour % PALETTE_SIZE}" + (" dashed" if item.dashed else "")
         out = [f'<g class="{css}"><title>{escape(item.label)}</title>']
         if points:
-            out.append('<polyline points="' + " ".join(f"{x},{y}" for _, x, y in points) + '"/>')
+            out.append(
+                '<polyline points="' + " ".join(f"{x:g},{y:g}" for _, x, y in points) + '"/>'
+            )
         for i, x, y in points:
             if i in item.marked:
                 out.append(f'<rect class="mark" x="{x - 3.5}" y="{y - 3.5}" width="7" height="7"/>')
             elif dots:
-                out.append(f'<circle cx="{x}" cy="{y}" r="2.5"/>')
+                out.append(f'<circle cx="{x:g}" cy="{y:g}" r="2.5"/>')
         if points and end_y is not None:
             last_x = points[-1][1]
             out.append(

@@ -212,7 +212,15 @@ def event_layout(events: EventList) -> EventLayout:
     chars = name + status + winner + sum(holders)
     need = 3 + chars * CHAR_REM + (3 + len(holders)) * PAD_REM + 2  # 2: the name's badges
     label = escape(gettext("Winner"))
-    icons = [podium.jersey(award.icon) for award in events.awards]
+    # One sprite <use> per icon, named for screen readers by hidden text (lighter than a titled
+    # image: a 21-stage tour lists some sixty holders).
+    icons = [
+        f'<svg class="jersey jersey--{escape(a.icon)}" aria-hidden="true"><use href="#i-jersey">'
+        f'</use></svg><span class="sr-only">{escape(podium.JERSEY_LABELS[a.icon])}: </span>'
+        if a.icon in podium.JERSEY_LABELS
+        else ""
+        for a in events.awards
+    ]
     rows = []
     for row in events.rows:
         folded = [f'<span class="fk">{label}</span> {escape(row.winner)}'] if row.winner else []
