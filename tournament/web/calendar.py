@@ -97,11 +97,29 @@ def dated_events(
 
 
 def upcoming(club: Club, user: Any, *, competition: Any = None, limit: int = 5) -> list[Dated]:
-    """The next dated events a reader may see (from the start of today, site time)."""
+    """The next dated events a reader may see (from the start of today, site time).
+
+    On a competition's page (already visible to the reader) its events are read from the
+    page's prefetched ones: no query of its own.
+    """
     today = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
-    return dated_events(
-        club, private=False, user=user, since=today, competition=competition, limit=limit
-    )
+    if competition is not None:
+        return _upcoming_of(competition, today, limit)
+    return dated_events(club, private=False, user=user, since=today, limit=limit)
+
+
+def _upcoming_of(competition: Any, since: datetime, limit: int) -> list[Dated]:
+    kind = next(k for k in all_kinds() if isinstance(competition, k.competition_model))
+    page = pages.pages_of(kind.label)
+    if page is None:
+        return []
+    related = kind.event_model._meta.get_field("competition").remote_field.related_name
+    events = [e for e in getattr(competition, str(related)).all() if e.date and e.date >= since]
+    events.sort(key=lambda e: (e.date, e.number))
+    return [
+        Dated(kind, competition, e, page.event_url(competition.pk, e.number))
+        for e in events[:limit]
+    ]
 
 
 class TokenRefused(Exception):
