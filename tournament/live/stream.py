@@ -24,6 +24,7 @@ from typing import Final
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connection
 from django.http import StreamingHttpResponse
 
 from tournament.live.hub import RESYNC, AsyncSubscriber, Message, ThreadSubscriber, hub
@@ -39,6 +40,29 @@ def keepalive_seconds() -> float:
 
 def poll_seconds() -> int:
     return int(getattr(settings, "PODIUM_LIVE_POLL_SECONDS", 10))
+
+
+def read_state(target: Target) -> LiveState:
+    """The target's state, read on a connection closed right after (outside a transaction).
+
+    An open stream must not hold a database connection: hundreds of viewers would exhaust the
+    server's ``max_connections``. The async stream reads in the shared thread pool
+    (``thread_sensitive=False``), not in its request's own thread, and closes each time; the
+    reads are rare (a connection, a reconnection of the bridge).
+    """
+    try:
+        return target.state()
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+def release_connection() -> None:
+    """Close this thread's database connection before a long stream (not inside a test's
+    transaction, or a request's ``ATOMIC_REQUESTS``): Django closes it only when the response
+    ends, which for a stream may be hours later."""
+    if not connection.in_atomic_block:
+        connection.close()
 
 
 def prelude(retry_ms: int) -> str:
@@ -76,11 +100,11 @@ async def follow_async(target: Target, since: int | None) -> AsyncIterator[str]:
     # Subscribe before reading the state: a change committed in between is then read or
     # received (or both: the follower sends each version once).
     hub.add(target.key, subscriber)
-    read_state = sync_to_async(target.state)
+    read = sync_to_async(read_state, thread_sensitive=False)
     follower = Follower(target, since)
     try:
         yield prelude(poll_seconds() * 1000)
-        caught_up = follower.on_state(await read_state())
+        caught_up = follower.on_state(await read(target))
         if caught_up:
             yield caught_up
         while True:
@@ -90,7 +114,7 @@ async def follow_async(target: Target, since: int | None) -> AsyncIterator[str]:
                 yield KEEPALIVE
                 continue
             out = (
-                follower.on_state(await read_state())
+                follower.on_state(await read(target))
                 if message is RESYNC
                 else follower.on_message(message)
             )
@@ -134,6 +158,7 @@ def answer_once(target: Target, since: int | None) -> Iterator[str]:
 
 def response(target: Target, since: int | None, *, asgi: bool) -> StreamingHttpResponse:
     if asgi:
+        release_connection()
         content: AsyncIterator[str] | Iterator[str] = follow_async(target, since)
     elif getattr(settings, "PODIUM_LIVE_WSGI_STREAM", settings.DEBUG):
         content = follow_sync(target, since)
