@@ -182,3 +182,18 @@ def test_computing_until_stored(clients, settings):
         "titles": {},
         "positions": {},
     }
+
+
+def test_races_with_entry_lists_and_bonus_points(clients, forecasts):
+    # the default league: race 2 enters Ana and Eva only; bonus points
+    detail = lg.create(clients["organiser"])
+    race(clients, detail, 1, ["Rui", "Ana", "Eva"])
+    problem = load("league", detail["id"], 1)
+    ids = lg.ids(detail)
+    assert problem.spec.entered[0] == (0, 2)  # Ana and Eva (entry order)
+    body = forecast(clients["anonymous"], "leagues", detail["id"])
+    assert body["status"] == "ready"
+    check_sums(body)
+    # a bonus of up to the validator's limit a race: nobody is decided yet
+    assert {e["status"] for e in body["titles"]["drivers"]} == {"open"}
+    assert {e["driver"] for e in body["titles"]["drivers"]} == set(ids.values())

@@ -92,6 +92,16 @@ def events_upto(kind: Any, competition: Any, after: int) -> tuple[list[Any], int
 # --- Formula D championships and leagues ----------------------------------------------------
 
 
+def remaining_entries(
+    kind: Any, competition: Any, after: int
+) -> tuple[tuple[int, ...] | None, ...]:
+    """The entry list (``drivers``) of each race after ``after``; None: every driver."""
+    lists = kind.event_model.objects.filter(competition=competition, number__gt=after)
+    return tuple(
+        tuple(d) if d else None for d in lists.order_by("number").values_list("drivers", flat=True)
+    )
+
+
 def _points_problem(kind: str, competition: Any, champ: PointsChampionship, after: int) -> Problem:
     units = [e.id for e in champ.entrants]
     strengths = fit_plackett_luce(units, finishing_orders(champ))
@@ -127,6 +137,7 @@ def load_championship(kind: Any, competition: Any, after: int) -> Problem:
         points=competition.points,
         rules=fd_rules(competition),
         total_races=total,
+        entries=remaining_entries(kind, competition, after),
     )
     return _points_problem(kind.label, competition, champ, after)
 
@@ -148,6 +159,7 @@ def load_league(kind: Any, competition: Any, after: int) -> Problem:
         total,
         bonus_max=MAX_POINTS if competition.bonus_points else 0,
         dnf_status="dnf",
+        entries=remaining_entries(kind, competition, after),
     )
     return _points_problem(kind.label, competition, champ, after)
 
@@ -286,9 +298,12 @@ def load_rally_championship(championship: Any, after: int) -> Problem:
     settings, _errors = parse_championship_settings(championship.settings_json())
     standings = []
     names: list[str] = []
+    entries: list[tuple[str, ...]] = []
     for rally in rallies:
         drivers = rally_drivers(load_drivers(rally))
         names += [d.name for d in drivers]
+        if rally not in done:
+            entries.append(tuple(d.name for d in drivers))
         if rally in done:
             results = RallyStage.objects.filter(competition=rally).order_by("number")
             sheets = stage_sheets([r.results for r in results])
@@ -299,6 +314,7 @@ def load_rally_championship(championship: Any, after: int) -> Problem:
         len(rallies),
         drivers=_unique_names(names),
         super_rally=tuple(rally_rules(r.rules).super_rally for r in rallies[after:]) or False,
+        entries=tuple(entries),
     )
     from scoring.rally.championship import normalize_name
 
