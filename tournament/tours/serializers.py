@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, extend_schema_field, extend_schema_serializer
@@ -16,6 +17,7 @@ from tournament.competitions.serializers import (
     competition_fields,
 )
 from tournament.fields import IntegerField
+from tournament.tours import awards
 from tournament.tours.models import Rider, Stage, Team, Tour
 from tournament.tours.setup import StackSerializer, TourSetupSerializer
 
@@ -74,8 +76,21 @@ class StageSummarySerializer(serializers.ModelSerializer):
 
 
 class TourSerializer(CompetitionDetailSerializer):
+class TourAwardSerializer(serializers.Serializer):
+    """An end-of-tour award (docs/tour-awards.md)."""
+
+    award = serializers.CharField()
+    title = serializers.CharField()
+    text = serializers.CharField()
+    figure = IntegerField()
+    rider = IntegerField(allow_null=True)
+    team = IntegerField(allow_null=True)
+    stage = IntegerField(allow_null=True)
+
+
     rest_days_after = serializers.SerializerMethodField()
     rest_days_recommended = serializers.SerializerMethodField()
+    awards = serializers.SerializerMethodField()
     stages = StageSummarySerializer(many=True)
     teams = TeamSerializer(many=True)
 
@@ -89,11 +104,20 @@ class TourSerializer(CompetitionDetailSerializer):
             "stages",
             "teams",
         )
+            "awards",
 
     def get_rest_days_after(self, tour: Tour) -> list[int]:
         return [s.number for s in tour.stages.all() if s.rest_day_after]
 
     def get_rest_days_recommended(self, tour: Tour) -> int:
+    @extend_schema_field(TourAwardSerializer(many=True, allow_null=True))
+    def get_awards(self, tour: Tour) -> list[dict[str, Any]] | None:
+        # docs/tour-awards.md: [] until the last stage is resolved; null in the tour list and
+        # outside a request (computed for one tour's detail only: no query per listed tour).
+        if isinstance(self.parent, serializers.ListSerializer) or "request" not in self.context:
+            return None
+        return [asdict(award) for award in awards.shown(tour)]
+
         # GT-1.2: a hint shown beside the placement, never an error.
         return recommended_rest_days(len(tour.stages.all()))
 
