@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "tournament.web",
     "tournament.live",
     "tournament.printouts",
+    "tournament.players",
 ]
 
 MIDDLEWARE = [

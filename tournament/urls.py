@@ -33,6 +33,8 @@ urlpatterns = [
     path("api/", include(router.urls)),
     # GET /api/<collection>/{id}/forecast/ of every kind (tournament/forecasts/api.py)
     path("api/", include("tournament.forecasts.urls")),
+    # /api/clubs/{slug}/players/ (tournament/players/api.py)
+    path("api/", include("tournament.players.urls")),
     # Before the admin's own route: a refused sign-in answers 429 there too (clubs/auth.py).
     path("admin/login/", throttled_admin_login),
     path("admin/", admin.site.urls),

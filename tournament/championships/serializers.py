@@ -35,11 +35,12 @@ class ChampionshipPatchSerializer(PatchRequestSerializer):
 
 
 class DriverSerializer(serializers.ModelSerializer):
+    player_id = serializers.IntegerField(source="club_player_id", read_only=True, allow_null=True)
     team = serializers.SerializerMethodField()
 
     class Meta:
         model = Driver
-        fields = ["id", "name", "team", "build"]
+        fields = ["id", "name", "team", "build", "player_id"]
 
     def get_team(self, driver: Driver) -> str | None:
         return driver.team or None

@@ -33,6 +33,7 @@ MAX_RACES = 40
 
 class DriverSetupSerializer(serializers.Serializer):
     name = CharField(max_length=80)
+    player_id = serializers.IntegerField(required=False, allow_null=True, min_value=1)
     team = CharField(max_length=80, allow_blank=True, allow_null=True, required=False)
     build = serializers.JSONField(required=False, allow_null=True)
 

@@ -29,6 +29,7 @@ from tournament.competitions.errors import (
 from tournament.competitions.kinds import AnyKind, C, Document, E, GameKind, Row
 from tournament.competitions.models import AuditAction, Competition, Event, Source, Status
 from tournament.competitions.signals import StandingsChange, standings_changed
+from tournament.players.linking import link_entries
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -106,6 +107,7 @@ def create_competition(
         kind.apply_setup(competition, setup)
         competition.save()
         kind.write_setup(competition, setup)
+        link_entries(kind.label, competition, setup)  # club players (tournament/players)
         audit.record(
             club_id=club.pk,
             kind=kind.label,
@@ -298,6 +300,7 @@ def _replace_setup(kind: AnyKind, competition: Competition, setup: Document) -> 
         model._default_manager.filter(**{_link_to(model, kind): competition}).delete()
     kind.apply_setup(competition, setup)
     kind.write_setup(competition, setup)
+    link_entries(kind.label, competition, setup)  # club players (tournament/players)
 
 
 def _link_to(model: type[models.Model], kind: AnyKind) -> str:

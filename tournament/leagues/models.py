@@ -45,6 +45,15 @@ class Driver(models.Model):
     # FD-76 (3): the driver-list order breaks the last ties.
     order = models.PositiveSmallIntegerField(_("entry order"))
     name = models.CharField(_("name"), max_length=80)
+    #: The club player behind this entry (tournament.players; API.md "player_id").
+    club_player = models.ForeignKey(
+        "players.Player",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="league_drivers",
+        verbose_name=_("club player"),
+    )
     team = models.CharField(_("team"), max_length=80, blank=True)
 
     class Meta:

@@ -42,6 +42,7 @@ SETUP_FIELDS = (*SETTINGS, "drivers", "races")
 
 class LeagueDriverSetupSerializer(serializers.Serializer[Any]):
     name = CharField(max_length=80)
+    player_id = serializers.IntegerField(required=False, allow_null=True, min_value=1)
     team = CharField(max_length=80, allow_blank=True, allow_null=True, required=False)
 
 
@@ -109,11 +110,12 @@ class LeaguePatchSerializer(PatchRequestSerializer):
 
 
 class LeagueDriverSerializer(serializers.ModelSerializer[Driver]):
+    player_id = serializers.IntegerField(source="club_player_id", read_only=True, allow_null=True)
     team = CharField(source="team_or_none", allow_null=True)
 
     class Meta:
         model = Driver
-        fields = ["id", "name", "team"]
+        fields = ["id", "name", "team", "player_id"]
 
 
 class LeagueSerializer(CompetitionDetailSerializer):

@@ -44,6 +44,15 @@ class Driver(models.Model):
     # RM-44 and API.md: ties are listed in entry-list order; RM-6: stage 1 starts in it.
     order = models.PositiveSmallIntegerField(_("entry order"))
     name = models.CharField(_("name"), max_length=80)
+    #: The club player behind this entry (tournament.players; API.md "player_id").
+    club_player = models.ForeignKey(
+        "players.Player",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rally_drivers",
+        verbose_name=_("club player"),
+    )
 
     class Meta:
         ordering = ["rally", "order"]

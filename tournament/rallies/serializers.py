@@ -37,9 +37,11 @@ class RallyPatchSerializer(PatchRequestSerializer):
 
 
 class RallyDriverSerializer(serializers.ModelSerializer):
+    player_id = serializers.IntegerField(source="club_player_id", read_only=True, allow_null=True)
+
     class Meta:
         model = Driver
-        fields = ["id", "name"]
+        fields = ["id", "name", "player_id"]
 
 
 class RallyStageSummarySerializer(serializers.ModelSerializer):

@@ -28,6 +28,7 @@ TOP_LEVEL = frozenset({"seed"})
 
 class RallyDriverSetupSerializer(serializers.Serializer):
     name = CharField(max_length=80)
+    player_id = serializers.IntegerField(required=False, allow_null=True, min_value=1)
 
 
 class RallyStageSetupSerializer(serializers.Serializer):

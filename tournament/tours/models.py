@@ -32,6 +32,15 @@ class Team(models.Model):
     order = models.PositiveSmallIntegerField(_("entry order"))
     name = models.CharField(_("name"), max_length=80)
     player = models.CharField(_("player"), max_length=80, blank=True)
+    #: The club player behind this entry (tournament.players; API.md "player_id").
+    club_player = models.ForeignKey(
+        "players.Player",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tour_teams",
+        verbose_name=_("club player"),
+    )
 
     class Meta:
         ordering = ["tour", "order"]

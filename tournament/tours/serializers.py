@@ -52,10 +52,11 @@ class RiderSerializer(serializers.ModelSerializer):
 
 class TeamSerializer(serializers.ModelSerializer):
     riders = RiderSerializer(many=True)
+    player_id = serializers.IntegerField(source="club_player_id", read_only=True, allow_null=True)
 
     class Meta:
         model = Team
-        fields = ["id", "name", "player", "riders"]
+        fields = ["id", "name", "player", "player_id", "riders"]
 
 
 #: A stage's set-up as every stage answer shows it.
@@ -75,7 +76,6 @@ class StageSummarySerializer(serializers.ModelSerializer):
         fields = [*STAGE_FIELDS, "status", "rest_day_after", "version", "date"]
 
 
-class TourSerializer(CompetitionDetailSerializer):
 class TourAwardSerializer(serializers.Serializer):
     """An end-of-tour award (docs/tour-awards.md)."""
 
@@ -88,9 +88,10 @@ class TourAwardSerializer(serializers.Serializer):
     stage = IntegerField(allow_null=True)
 
 
+class TourSerializer(CompetitionDetailSerializer):
     rest_days_after = serializers.SerializerMethodField()
-    rest_days_recommended = serializers.SerializerMethodField()
     awards = serializers.SerializerMethodField()
+    rest_days_recommended = serializers.SerializerMethodField()
     stages = StageSummarySerializer(many=True)
     teams = TeamSerializer(many=True)
 
@@ -103,13 +104,12 @@ class TourAwardSerializer(serializers.Serializer):
             "specialist_order",
             "stages",
             "teams",
-        )
             "awards",
+        )
 
     def get_rest_days_after(self, tour: Tour) -> list[int]:
         return [s.number for s in tour.stages.all() if s.rest_day_after]
 
-    def get_rest_days_recommended(self, tour: Tour) -> int:
     @extend_schema_field(TourAwardSerializer(many=True, allow_null=True))
     def get_awards(self, tour: Tour) -> list[dict[str, Any]] | None:
         # docs/tour-awards.md: [] until the last stage is resolved; null in the tour list and
@@ -118,6 +118,7 @@ class TourAwardSerializer(serializers.Serializer):
             return None
         return [asdict(award) for award in awards.shown(tour)]
 
+    def get_rest_days_recommended(self, tour: Tour) -> int:
         # GT-1.2: a hint shown beside the placement, never an error.
         return recommended_rest_days(len(tour.stages.all()))
 

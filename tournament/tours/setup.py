@@ -57,6 +57,7 @@ class RiderSetupSerializer(serializers.Serializer):
 class TeamSetupSerializer(serializers.Serializer):
     name = CharField(max_length=80)
     player = CharField(max_length=80, allow_blank=True, required=False, default="")
+    player_id = serializers.IntegerField(required=False, allow_null=True, min_value=1)
     riders = RiderSetupSerializer(many=True)
 
     def validate_riders(self, riders: list[dict[str, Any]]) -> list[dict[str, Any]]:

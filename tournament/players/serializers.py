@@ -1,0 +1,67 @@
+"""Players in the API: id, name, user (a username or null)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+
+from tournament.fields import CharField
+from tournament.players.matching import clean_name, match_key
+from tournament.players.models import Player
+
+
+class PlayerSerializer(serializers.ModelSerializer[Player]):
+    name = CharField(max_length=80)
+    user = serializers.SlugRelatedField(
+        slug_field="username",
+        queryset=get_user_model().objects.all(),
+        required=False,
+        allow_null=True,
+    )
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "user"]
+
+    def validate_name(self, value: str) -> str:
+        name = clean_name(value)
+        if not name:
+            raise serializers.ValidationError(_("A player needs a name."))
+        club = self.context["club"]
+        others = Player.objects.filter(club=club, key=match_key(name))
+        if self.instance is not None:
+            others = others.exclude(pk=self.instance.pk)
+        if others.exists():
+            raise serializers.ValidationError(
+                _("The club already has a player named %(name)s.") % {"name": name}
+            )
+        return name
+
+    def create(self, validated_data: dict[str, Any]) -> Player:
+        return Player.objects.create(club=self.context["club"], **validated_data)
+
+
+class MergeSerializer(serializers.Serializer[Any]):
+    into = serializers.IntegerField(min_value=1)
+
+
+class CompetitionRecordSerializer(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=["tour", "championship", "league", "rally"])
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    entry = serializers.CharField(help_text="The team or driver name in that competition.")
+    finished = serializers.BooleanField()
+    rank = serializers.IntegerField(allow_null=True)
+    titles = serializers.ListField(child=serializers.CharField())
+    event_wins = serializers.IntegerField()
+    jerseys = serializers.DictField(child=serializers.IntegerField())
+
+
+class PlayerRecordSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    user = serializers.CharField(allow_null=True)
+    competitions = CompetitionRecordSerializer(many=True)
