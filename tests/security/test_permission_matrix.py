@@ -328,6 +328,31 @@ MATRIX: list[Row] = [
     Row("GET", "/rallies/999999/", everyone(404), kind="rally", web=True),
     Row("GET", "/rally-championships/{id}/", page(), kind="rally-championship", web=True),
     Row("GET", "/rally-championships/999999/", everyone(404), kind="rally-championship", web=True),
+    # --- the organisers' set-up pages of championships, rallies and leagues (issue #15) ---
+    *(
+        Row(
+            "GET",
+            f"/clubs/{{club}}/{collection}/new/",
+            {v: _per_role(302, 403, 403, 200) for v in (PUBLIC, PRIVATE)},
+            web=True,
+        )
+        for collection in ("championships", "rallies", "rally-championships", "leagues")
+    ),
+    *(
+        Row(
+            "GET",
+            f"/{collection}/{{id}}/edit/",
+            {PUBLIC: _per_role(302, 403, 403, 200), PRIVATE: _per_role(302, 404, 403, 200)},
+            kind=kind,
+            web=True,
+        )
+        for collection, kind in (
+            ("championships", "championship"),
+            ("rallies", "rally"),
+            ("rally-championships", "rally-championship"),
+            ("leagues", "league"),
+        )
+    ),
     # --- the big screens (tournament/live) ---
     Row("GET", "/tours/{id}/screen/", page(), web=True),
     Row("GET", "/championships/{id}/screen/", page(), kind="championship", web=True),

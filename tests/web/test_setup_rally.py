@@ -287,3 +287,42 @@ def test_the_admin_refuses_a_rally_without_stages_or_another_clubs_rally(
     assert response.status_code == 200, response.status_code
     assert f"No rally of this club has the id {porto_rally.pk}." in response.content.decode()
     assert not RallyChampionship.objects.exists()
+
+
+def test_the_api_patch_of_a_rally_championship(
+    web: dict[str, Client], clients: dict[str, Any]
+) -> None:
+    """``PATCH /api/rally-championships/{id}/``: the edit page's serializer and service."""
+    rallies = two_rallies(web)
+    created = (
+        clients["organiser"]
+        .post(
+            "/api/rally-championships/",
+            {"club": "velo-lisboa", "name": "Taça", "rallies": [rallies[0].pk]},
+            format="json",
+        )
+        .json()
+    )
+    url = f"/api/rally-championships/{created['id']}/"
+    assert clients["anonymous"].patch(url, {"name": "X"}, format="json").status_code == 401
+    assert clients["scorekeeper"].patch(url, {"name": "X"}, format="json").status_code == 403
+    assert clients["outsider"].patch(url, {"name": "X"}, format="json").status_code == 403
+    bad = clients["organiser"].patch(url, {"drop_worst": -1, "seed": 3}, format="json")
+    assert bad.status_code == 400 and set(bad.json()) == {"seed"}
+    bad = clients["organiser"].patch(url, {"power_stage_points": [1, 2]}, format="json")
+    assert bad.status_code == 400 and "power_stage_points" in bad.json()
+    ok = clients["organiser"].patch(
+        url, {"points": [10, 5], "rallies": [rallies[1].pk, rallies[0].pk]}, format="json"
+    )
+    assert ok.status_code == 200, ok.content
+    assert ok.json()["points"] == [10, 5] and ok.json()["rallies"] == [rallies[1].pk, rallies[0].pk]
+    ids = [
+        d["id"]
+        for d in clients["organiser"].get(f"/api/rallies/{rallies[0].pk}/").json()["drivers"]
+    ]
+    rows = [{"driver": ids[0], "time": 300}, {"driver": ids[1], "time": 310}]
+    clients["scorekeeper"].post(
+        f"/api/rallies/{rallies[0].pk}/stages/1/results/", {"results": rows}, format="json"
+    )
+    assert clients["organiser"].patch(url, {"drop_worst": 1}, format="json").status_code == 409
+    assert clients["organiser"].patch(url, {"name": "Taça 2"}, format="json").status_code == 200

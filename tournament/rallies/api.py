@@ -27,6 +27,7 @@ from tournament.rallies.models import ChampionshipRally, Rally, RallyChampionshi
 from tournament.rallies.serializers import (
     RallyChampionshipAddRallySerializer,
     RallyChampionshipCreateSerializer,
+    RallyChampionshipPatchSerializer,
     RallyChampionshipSerializer,
     RallyChampionshipStandingsSerializer,
 )
@@ -49,13 +50,16 @@ class RallyChampionshipViewSet(VisibleFirst, mixins.ListModelMixin, mixins.Retri
     schema_conflicts = {
         "standings": "The results of a counted rally cannot be scored together (the message "
         "says why).",
+        "partial_update": "A rally of it holds results: its settings, and the rallies already "
+        "in it, no longer change (rallies may still be added at the end).",
     }
-    http_method_names = ["get", "post", "head", "options"]
+    http_method_names = ["get", "post", "patch", "head", "options"]
     permission_for_action = {
         "list": READ,
         "retrieve": READ,
         "create": ORGANISE,
         "add_rally": ORGANISE,
+        "partial_update": ORGANISE,
         "standings": READ,
     }
 
@@ -101,6 +105,27 @@ class RallyChampionshipViewSet(VisibleFirst, mixins.ListModelMixin, mixins.Retri
             by=request.user,
         )
         return self._detail(championship.pk, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Change a rally championship",
+        description="Name and visibility at any time; points, power stage, drop-worst and the "
+        "rallies (ids in order) until one of its rallies holds results, then only new rallies "
+        "at the end (organisers).",
+        request=RallyChampionshipPatchSerializer,
+        responses={200: RallyChampionshipSerializer},
+    )
+    def partial_update(self, request: Request, pk: Any = None) -> Response:
+        """The set-up pages' edit, as an API: the same serializer and service."""
+        championship = self.get_object()
+        body = RallyChampionshipPatchSerializer(
+            data=request.data, context={"championship": championship}
+        )
+        if not body.is_valid():
+            raise InvalidInput(body.errors)
+        services.update_championship(
+            championship_id=championship.pk, changes=body.validated_data, by=request.user
+        )
+        return self._detail(championship.pk)
 
     @extend_schema(
         summary="Add a rally",
