@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from tournament.forecasts.loaders import RALLY_CHAMPIONSHIP
 from tournament.forecasts.models import Forecast
-from tournament.forecasts.reading import forecast_body, history, ordered
+from tournament.forecasts.reading import forecast_body, history, ordered, stored
 from tournament.web.charts import PALETTE_SIZE, LineChart, Series, line_chart
 
 TITLE_NAMES = {
@@ -166,12 +166,13 @@ def lead(kind: str, body: dict[str, Any]) -> str:
 
 def section(kind: str, competition: Any) -> dict[str, Any]:
     """The include's context."""
-    body = forecast_body(kind, competition, AFTER.get(kind, "after_race"), None)
+    rows = stored(kind, competition)
+    body = forecast_body(kind, competition, AFTER.get(kind, "after_race"), None, rows)
     return {
         "forecast": body,
         "computing": body["status"] == "computing",
         "lead": lead(kind, body) if body["titles"] else "",
         "tables": odds_tables(body["titles"]),
         "heat": heat_map(body["positions"]),
-        "charts": odds_charts(history(kind, competition)),
+        "charts": odds_charts(history(kind, competition, rows)),
     }

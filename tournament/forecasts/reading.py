@@ -32,12 +32,22 @@ def latest_after(kind: str, competition: Any) -> int:
 
 
 def forecast_body(
-    kind: str, competition: Any, after_param: str, after: int | None
+    kind: str,
+    competition: Any,
+    after_param: str,
+    after: int | None,
+    rows: list[Forecast] | None = None,
 ) -> dict[str, Any]:
-    """The API's body; ``after`` None for the latest standings (validated by the caller)."""
+    """The API's body; ``after`` None for the latest standings (validated by the caller);
+    ``rows`` the competition's stored forecasts when the caller has them (one query)."""
     now_after, version = current(kind, competition)
     wanted = now_after if after is None else after
-    row = Forecast.objects.filter(kind=kind, competition_id=competition.pk, after=wanted).first()
+    if rows is None:
+        row = Forecast.objects.filter(
+            kind=kind, competition_id=competition.pk, after=wanted
+        ).first()
+    else:
+        row = next((r for r in rows if r.after == wanted), None)
     stale = row is None or (wanted == now_after and row.version < version)
     if stale and service.enabled():
         service.request(kind, competition.pk, version, now_after, now_after)
@@ -65,14 +75,13 @@ def _seed(kind: str, competition: Any) -> int:
     return int(competition.seed)
 
 
-def history(kind: str, competition: Any) -> list[Forecast]:
+def stored(kind: str, competition: Any) -> list[Forecast]:
+    """Every stored forecast of the competition, in event order (one query)."""
+    return list(Forecast.objects.filter(kind=kind, competition_id=competition.pk).order_by("after"))
+
+
+def history(kind: str, competition: Any, rows: list[Forecast] | None = None) -> list[Forecast]:
     """The stored forecasts after each event so far (ready ones), in event order."""
     now_after = current(kind, competition)[0]
-    return list(
-        Forecast.objects.filter(
-            kind=kind,
-            competition_id=competition.pk,
-            after__lte=now_after,
-            status=ForecastStatus.READY,
-        ).order_by("after")
-    )
+    rows = stored(kind, competition) if rows is None else rows
+    return [r for r in rows if r.after <= now_after and r.status == ForecastStatus.READY]
