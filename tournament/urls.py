@@ -43,6 +43,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Before the web pages: "clubs/new/" would otherwise be read as the club with slug "new".
     path("", include("tournament.clubs.urls")),  # start a club, members, invitations
+    path("", include("tournament.players.page_urls")),  # /clubs/<slug>/players/
     # /<collection>/<id>/sheet.pdf and …/<events>/<n>/card.png (tournament/printouts).
     path("", include("tournament.printouts.urls")),
     path("", include("tournament.web.urls")),

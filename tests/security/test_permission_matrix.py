@@ -221,6 +221,9 @@ MATRIX: list[Row] = [
         {v: _per_role(401, 403, 403, 404) for v in (PUBLIC, PRIVATE)},
         lambda ctx, role: {"into": 1},
     ),
+    # player pages (tournament/players/pages.py): anyone; the record is filtered per reader
+    Row("GET", "/clubs/{club}/players/", everyone(200), web=True),
+    Row("GET", "/clubs/{club}/players/999999/", everyone(404), web=True),
     Row(
         "POST",
         "/api/auth/token/",

@@ -1,0 +1,69 @@
+"""Player pages: the record per reader, the merge action, a constant number of queries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tournament.clubs.models import Club
+from tournament.players.models import Player
+from tournament.rallies.models import Driver, Rally
+
+
+def _rallies(club: Club, ana: Player, count: int, public: bool = True) -> None:
+    for n in range(count):
+        rally = Rally.objects.create(club=club, name=f"Rally {n} {public}", public=public)
+        Driver.objects.create(rally=rally, order=1, name="Ana", club_player=ana)
+
+
+@pytest.fixture
+def ana(users: dict[str, Any]) -> Player:
+    club = Club.objects.get(slug="velo-lisboa")
+    player = Player.objects.create(club=club, name="Ana")
+    _rallies(club, player, 1)
+    _rallies(club, player, 1, public=False)
+    return player
+
+
+@pytest.mark.parametrize(("role", "shown"), [("anonymous", 1), ("outsider", 1), ("organiser", 2)])
+def test_the_player_page_shows_what_the_reader_may_see(
+    users: dict[str, Any], ana: Player, role: str, shown: int
+) -> None:
+    client = Client()
+    if role != "anonymous":
+        client.force_login(users[role])
+    html = client.get(f"/clubs/velo-lisboa/players/{ana.pk}/").content.decode()
+    assert html.count('data-kind="rally"') == shown
+    assert ("Rally 0 False" in html) is (role == "organiser")
+    assert ('id="merge-player"' in html) is False  # no other player to merge into yet
+    listing = client.get("/clubs/velo-lisboa/players/").content.decode()
+    assert f"/clubs/velo-lisboa/players/{ana.pk}/" in listing
+
+
+def test_an_organiser_merges_on_the_page(users: dict[str, Any], ana: Player) -> None:
+    alias = Player.objects.create(club=ana.club, name="Ana S.")
+    _rallies(ana.club, alias, 1)
+    client = Client()
+    client.force_login(users["scorekeeper"])
+    url = f"/clubs/velo-lisboa/players/{alias.pk}/"
+    assert client.post(url, {"into": ana.pk}).status_code == 403
+    client.force_login(users["organiser"])
+    assert 'id="merge-player"' in client.get(url).content.decode()
+    response = client.post(url, {"into": ana.pk})
+    assert response.status_code == 302 and response["Location"].endswith(f"/{ana.pk}/")
+    assert Driver.objects.filter(club_player=ana).count() == 3
+    assert not Player.objects.filter(pk=alias.pk).exists()
+
+
+@pytest.mark.parametrize("count", [2, 20])
+def test_the_player_page_queries_do_not_grow(
+    users: dict[str, Any], ana: Player, count: int, django_assert_max_num_queries: Any
+) -> None:
+    _rallies(ana.club, ana, count)
+    client = Client()
+    client.force_login(users["organiser"])
+    with django_assert_max_num_queries(20):
+        html = client.get(f"/clubs/velo-lisboa/players/{ana.pk}/").content.decode()
+    assert html.count('data-kind="rally"') == count + 2
