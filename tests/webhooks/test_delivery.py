@@ -148,3 +148,12 @@ def test_discord_body_has_the_podium_and_a_link(clients, tour):
 def test_an_unsubscribed_club_pays_nothing(clients, tour):
     _submit(clients, tour, 1)
     assert Announcement.objects.count() == 0 and Delivery.objects.count() == 0
+
+
+def test_a_redirect_is_not_followed(clients, tour):
+    with receiver([302, 302, 302, 302, 302]) as got:
+        _hook(clients, got.url, ["event.resolved"])
+        _submit(clients, tour, 1)
+    assert {r.path for r in got.received} == {"/hook"}  # never another address or path
+    delivery = Delivery.objects.get()
+    assert (delivery.state, delivery.attempts, delivery.status_code) == ("failed", 5, 302)

@@ -37,7 +37,8 @@ class Target:
 def is_public(address: IPAddress) -> bool:
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
-    return not (
+    # ``is_global`` also leaves out shared (100.64/10), documentation and benchmarking ranges.
+    return address.is_global and not (
         address.is_loopback
         or address.is_private
         or address.is_link_local

@@ -10,7 +10,6 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -118,25 +117,15 @@ def webhooks(request: HttpRequest, slug: str) -> HttpResponse:
         elif action in ("delete", "test"):
             _act(request, club, action)
             return redirect("webhooks:page", slug=club.slug)
-    hooks = list(
-        Webhook.objects.filter(club=club)
-        .order_by("created_at", "id")
-        .prefetch_related(
-            Prefetch(
-                "deliveries",
-                queryset=Delivery.objects.order_by("-created_at", "-id").prefetch_related(
-                    "attempt_log"
-                ),
-            )
-        )
-    )
+    # One query per webhook for its latest deliveries (a club has a handful of webhooks).
+    latest = Delivery.objects.order_by("-created_at", "-id").prefetch_related("attempt_log")
     rows = [
         {
             "hook": h,
             "events": [str(EVENT_NAMES.get(e, e)) for e in h.events],
-            "deliveries": list(h.deliveries.all())[:SHOWN],
+            "deliveries": list(latest.filter(webhook=h)[:SHOWN]),
         }
-        for h in hooks
+        for h in Webhook.objects.filter(club=club).order_by("created_at", "id")
     ]
     context = {"club": club, "rows": rows, "form": form}
     return render(request, "web/webhooks/page.html", context, status=400 if form.errors else 200)
