@@ -24,6 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+# The tour is built by resolving its stages in-process: without forecasts (their Monte Carlo
+# would be most of the build, and is not what this measures).
+os.environ.setdefault("PODIUM_FORECASTS", "false")
 
 import django  # noqa: E402
 

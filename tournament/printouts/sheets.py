@@ -47,8 +47,7 @@ class PrintChart:
         wide = [lay for lay in chart.layouts if lay.name == "wide"] or list(chart.layouts[-1:])
         style = f"<style>{chart_styles()}</style>"
         self.layouts = tuple(
-            dataclasses.replace(lay, body=mark_safe(style + str(lay.body)))
-            for lay in wide
+            dataclasses.replace(lay, body=mark_safe(style + str(lay.body))) for lay in wide
         )
 
     def __getattr__(self, name: str) -> Any:
@@ -57,10 +56,8 @@ class PrintChart:
 
 @cache
 def chart_styles() -> str:
-    """The chart rules of the print stylesheet (between its CHARTS markers)."""
-    text = Path(stylesheet_path()).read_text(encoding="utf-8")
-    start, end = text.find("/* CHARTS */"), text.find("/* END CHARTS */")
-    return text[start:end] if start >= 0 and end > start else ""
+    """The chart rules of the sheet (``static/podium/print_charts.css``)."""
+    return Path(static_path("podium/print_charts.css")).read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -394,11 +391,15 @@ def sheet_html(label: str, pk: int, language: str) -> tuple[str, int]:
     return html, sheet.version
 
 
-def stylesheet_path() -> str:
-    found = finders.find("podium/print.css")
+def static_path(name: str) -> str:
+    found = finders.find(name)
     if not found:  # collected static files only (production)
-        found = str(Path(settings.STATIC_ROOT or "") / "podium" / "print.css")
+        found = str(Path(settings.STATIC_ROOT or "") / name)
     return str(found)
+
+
+def stylesheet_path() -> str:
+    return static_path("podium/print.css")
 
 
 def render_pdf(label: str, pk: int, language: str) -> tuple[bytes, int]:
