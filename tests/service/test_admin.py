@@ -231,7 +231,7 @@ def _championship_form(points: str, *drivers: str) -> dict[str, str]:
         "points_preset": "",
         "rules": "{}",
         **_inline("drivers", rows),
-        **_inline("races", [{"number": "1", "circuit": "monaco", "laps": "1", "drivers": "[]"}]),
+        **_inline("races", [{"number": "1", "circuit": "monaco", "laps": "1", "drivers": ""}]),
     }
 
 
