@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "tournament.web",
     "tournament.live",
     "tournament.printouts",
+    "tournament.webhooks",
     "tournament.players",
 ]
 
@@ -215,6 +216,16 @@ PODIUM_LIVE_KEEPALIVE_SECONDS = env_int("PODIUM_LIVE_KEEPALIVE_SECONDS", 15)
 PODIUM_LIVE_POLL_SECONDS = env_int("PODIUM_LIVE_POLL_SECONDS", 10)
 # Hold event streams open under WSGI too (runserver); gunicorn must not be held: off outside DEBUG.
 PODIUM_LIVE_WSGI_STREAM = env_bool("PODIUM_LIVE_WSGI_STREAM", DEBUG)
+
+# --- webhooks (tournament/webhooks, docs/webhooks.md) ------------------------------------------
+# Also call private, loopback and link-local addresses (the tests' receiver): not in production.
+PODIUM_WEBHOOKS_ALLOW_PRIVATE = env_bool("PODIUM_WEBHOOKS_ALLOW_PRIVATE", False)
+# Back-off before the 2nd to 5th attempts: b, 4b, 16b, 64b seconds; each attempt's timeout.
+PODIUM_WEBHOOKS_BACKOFF_SECONDS = float(env_str("PODIUM_WEBHOOKS_BACKOFF_SECONDS", "2") or 2)
+PODIUM_WEBHOOKS_TIMEOUT_SECONDS = float(env_str("PODIUM_WEBHOOKS_TIMEOUT_SECONDS", "5") or 5)
+# The queue of the delivery task ("" = the default queue); the address webhook links start with.
+PODIUM_WEBHOOKS_QUEUE = env_str("PODIUM_WEBHOOKS_QUEUE", "")
+PODIUM_SITE_URL = env_str("PODIUM_SITE_URL", "http://localhost:8000")
 
 # --- auth ----------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

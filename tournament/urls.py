@@ -33,6 +33,8 @@ urlpatterns = [
     path("api/", include(router.urls)),
     # GET /api/<collection>/{id}/forecast/ of every kind (tournament/forecasts/api.py)
     path("api/", include("tournament.forecasts.urls")),
+    # /api/clubs/{slug}/webhooks/ (tournament/webhooks/api.py)
+    path("api/", include("tournament.webhooks.urls")),
     # /api/clubs/{slug}/players/ (tournament/players/api.py)
     path("api/", include("tournament.players.urls")),
     # Before the admin's own route: a refused sign-in answers 429 there too (clubs/auth.py).
@@ -44,6 +46,7 @@ urlpatterns = [
     # Before the web pages: "clubs/new/" would otherwise be read as the club with slug "new".
     path("", include("tournament.clubs.urls")),  # start a club, members, invitations
     path("", include("tournament.players.page_urls")),  # /clubs/<slug>/players/
+    path("", include("tournament.webhooks.page_urls")),  # /clubs/<slug>/webhooks/
     # /<collection>/<id>/sheet.pdf and …/<events>/<n>/card.png (tournament/printouts).
     path("", include("tournament.printouts.urls")),
     path("", include("tournament.web.urls")),

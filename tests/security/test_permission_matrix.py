@@ -205,6 +205,32 @@ MATRIX: list[Row] = [
         create(201),
         lambda ctx, role: {"username": f"new-{role}", "role": "scorekeeper"},
     ),
+    # webhooks (tournament/webhooks): the club's organisers only, whatever the action
+    Row(
+        "GET",
+        "/api/clubs/{club}/webhooks/",
+        {v: _per_role(401, 403, 403, 200) for v in (PUBLIC, PRIVATE)},
+    ),
+    Row(
+        "POST",
+        "/api/clubs/{club}/webhooks/",
+        create(201),
+        lambda ctx, role: {
+            "url": "https://93.184.216.34/h",
+            "secret": "s",
+            "events": ["event.resolved"],
+        },
+    ),
+    Row(
+        "DELETE",
+        "/api/clubs/{club}/webhooks/999999/",
+        {v: _per_role(401, 403, 403, 404) for v in (PUBLIC, PRIVATE)},
+    ),
+    Row(
+        "GET",
+        "/api/clubs/{club}/webhooks/999999/deliveries/",
+        {v: _per_role(401, 403, 403, 404) for v in (PUBLIC, PRIVATE)},
+    ),
     # club players (tournament/players): read by anyone, written by the club's organisers
     Row("GET", "/api/clubs/{club}/players/", everyone(200)),
     Row("POST", "/api/clubs/{club}/players/", create(201), lambda ctx, role: {"name": role}),
@@ -278,6 +304,12 @@ MATRIX: list[Row] = [
     Row(
         "GET",
         "/clubs/{club}/members/",
+        {v: _per_role(302, 403, 403, 200) for v in (PUBLIC, PRIVATE)},
+        web=True,
+    ),
+    Row(
+        "GET",
+        "/clubs/{club}/webhooks/",
         {v: _per_role(302, 403, 403, 200) for v in (PUBLIC, PRIVATE)},
         web=True,
     ),
