@@ -26,6 +26,12 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
         model = Player
         fields = ["id", "name", "user"]
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # DRF reads "" as null for a relation; the schema asks for a username or null.
+        if isinstance(self.initial_data, dict) and self.initial_data.get("user") == "":
+            raise serializers.ValidationError({"user": [_("Give a username, or null.")]})
+        return attrs
+
     def validate_name(self, value: str) -> str:
         name = clean_name(value)
         if not name:
