@@ -71,14 +71,15 @@ def league(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "web/leagues/league.html", context)
 
 
-@require_safe
-def race(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """A race: its finishing order with status, bonus and the points each driver scored."""
-    obj = _league(pk, request)
-    event = _race(obj, number)
-    drivers = {d.pk: d for d in obj.drivers.all()}
-    scored = points.race_points(pages.event_snapshot(get_kind("league"), obj, event), event.number)
-    bonus = [ui.Column("bonus", _("Bonus"), ui.NUMBER)] if obj.bonus_points else []
+def race_table(
+    league: Any,
+    race: Any,
+    drivers: dict[int, Any],
+    scored: dict[int, int],
+    table_id: str = "classification",
+) -> ui.Table:
+    """A league race's finishing order with status, bonus and points (the page and the sheet)."""
+    bonus = [ui.Column("bonus", _("Bonus"), ui.NUMBER)] if league.bonus_points else []
     columns = (
         ui.Column("position", _("Pos."), ui.RANK),
         ui.Column("driver", _("Driver"), ui.TEXT),
@@ -88,7 +89,7 @@ def race(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         ui.Column("points", _("Points"), ui.NUMBER),
     )
     rows = []
-    for entry in event.results:
+    for entry in race.results:
         driver = drivers.get(entry["driver"])
         rows.append(
             ui.Row(
@@ -102,6 +103,16 @@ def race(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 )
             )
         )
+    return ui.Table(table_id, _("Classification"), columns, tuple(rows))
+
+
+@require_safe
+def race(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A race: its finishing order with status, bonus and the points each driver scored."""
+    obj = _league(pk, request)
+    event = _race(obj, number)
+    drivers = {d.pk: d for d in obj.drivers.all()}
+    scored = points.race_points(pages.event_snapshot(get_kind("league"), obj, event), event.number)
     context = {
         "league": obj,
         "race": event,
@@ -110,8 +121,7 @@ def race(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "races": list(obj.races.all()),
         "status_label": pages.status_label(event.status),
         "entered": [drivers[x].name for x in event.drivers if x in drivers],
-        "table": event.results
-        and ui.Table("classification", _("Classification"), columns, tuple(rows)),
+        "table": event.results and race_table(obj, event, drivers, scored),
         "can_write": may_write(request.user, obj),
     }
     return render(request, "web/leagues/race.html", context)

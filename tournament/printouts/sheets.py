@@ -268,39 +268,9 @@ def _points_sheet(label: str, competition: Any, data: dict[str, Any], races: lis
     )
 
 
-def league_race_table(
-    league: Any, race: Any, drivers: dict[int, Any], scored: dict[int, int]
-) -> ui.Table:
-    """A league race's finishing order, as its page shows it (status, bonus, points)."""
-    bonus = [ui.Column("bonus", _("Bonus"), ui.NUMBER)] if league.bonus_points else []
-    columns = (
-        ui.Column("position", _("Pos."), ui.RANK),
-        ui.Column("driver", _("Driver"), ui.TEXT),
-        ui.Column("team", _("Team"), ui.TEXT),
-        ui.Column("status", _("Status"), ui.TEXT),
-        *bonus,
-        ui.Column("points", _("Points"), ui.NUMBER),
-    )
-    rows = []
-    for entry in race.results:
-        driver = drivers.get(entry["driver"])
-        rows.append(
-            ui.Row(
-                (
-                    ui.Cell(entry["position"], ui.RANK),
-                    ui.Cell(driver.name if driver else f"#{entry['driver']}", ui.TEXT),
-                    ui.Cell(driver.team if driver else "", ui.TEXT),
-                    ui.Cell(_("finished") if entry["status"] == "finished" else _("dnf")),
-                    *([ui.Cell(entry.get("bonus", 0), ui.NUMBER)] if bonus else []),
-                    ui.Cell(scored.get(entry["driver"]), ui.NUMBER),
-                )
-            )
-        )
-    return ui.Table(f"race-{race.number}", _("Classification"), columns, tuple(rows))
-
-
 def league_sheet(pk: int) -> Sheet:
     from tournament.leagues.models import League
+    from tournament.leagues.views import race_table
 
     kind = get_kind("league")
     league = (
@@ -317,7 +287,7 @@ def league_sheet(pk: int) -> Sheet:
     for race in races:
         if race.results:
             scored = points.race_points(snapshots.get(race.number), race.number)
-            table = league_race_table(league, race, drivers, scored)
+            table = race_table(league, race, drivers, scored, f"race-{race.number}")
             sheet.results.append(EventSheet(_event_heading(kind, race), "", (table,)))
     return sheet
 
