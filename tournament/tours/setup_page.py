@@ -25,8 +25,6 @@ from functools import cache
 from typing import Any
 
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -34,11 +32,9 @@ from django.utils.translation import gettext_lazy
 
 from games.flamme_rouge.track import CourseError
 from tournament.catalogue.data import catalogue, describe
-from tournament.competitions import services
-from tournament.competitions.serializers import EventDateSerializer
 from tournament.tours.setup import MAX_STAGES, SPECIALIST_BASE
 from tournament.tours.setup_rules import TOUR_RULES
-from tournament.web.setup import flow
+from tournament.web.setup import dates, flow
 from tournament.web.setup.boxes import (
     Box,
     ErrorMap,
@@ -49,6 +45,8 @@ from tournament.web.setup.boxes import (
     renumber,
     whole_or_text,
 )
+from tournament.web.setup.dates import EventDates, local_date
+from tournament.web.setup.rows_page import numbered, optional_parts
 from tournament.web.setup.views import SetupPage
 
 CUSTOM = "custom"
@@ -229,41 +227,12 @@ def catalogue_json() -> str:
     )
 
 
-# --- dates ------------------------------------------------------------------------------------
-
-
-def local_date(value: Any) -> str:
-    """A stored or API date as a ``datetime-local`` box shows it, in the page's time zone."""
-    moment = parse_datetime(value) if isinstance(value, str) else value
-    if moment is None:
-        return ""
-    return timezone.localtime(moment).strftime("%Y-%m-%dT%H:%M")
-
-
-def typed_date(text: str | None) -> str | None:
-    """A ``datetime-local`` box's value for the API: the page's time zone added (the box has
-    none); empty as None; anything unreadable as typed, for the API to refuse."""
-    text = (text or "").strip()
-    if not text:
-        return None
-    try:
-        moment = parse_datetime(text)
-    except ValueError:
-        return text
-    if moment is None:
-        return text
-    if timezone.is_naive(moment):
-        moment = timezone.make_aware(moment, timezone.get_current_timezone())
-    return moment.isoformat()
-
-
 def date_box(values: Values, errors: ErrorMap, p: str) -> Box:
-    return box(
+    """Stage ``p``'s optional date (``stages-0-date``)."""
+    return dates.date_box(
         values,
         errors,
         f"{p}-date",
-        _("Date (optional)"),
-        kind="datetime",
         help=_("When the stage is played, for the club's calendar; it may change at any time."),
     )
 
@@ -305,11 +274,18 @@ def suggested_names(values: Values) -> list[str]:
     return out
 
 
-class TourSetupPage(SetupPage):
+class TourSetupPage(EventDates, SetupPage):
     kind_label = "tour"
     template = "web/setup/tour.html"
     rules = TOUR_RULES
     error_aliases = {"rest_days_after": "stages"}
+    event_prefix = "stages"
+    detail_route = "tours:tour"
+    created_text = gettext_lazy(
+        "%(name)s is set up: the stages are ready for results or simulation."
+    )
+    new_title = gettext_lazy("New Grand Tour")
+    create_label = gettext_lazy("Create the tour")
 
     # --- values --------------------------------------------------------------------------------
 
@@ -420,10 +396,7 @@ class TourSetupPage(SetupPage):
                 }
             )
         stage: dict[str, Any] = {"name": name, "course": course, "stacks": stacks}
-        date = typed_date(values.get(f"{p}-date"))
-        if date is not None:
-            stage["date"] = date
-        return stage
+        return stage | optional_parts(values, p, "date")
 
     @staticmethod
     def _team(values: Values, p: str, name: str) -> dict[str, Any]:
@@ -561,8 +534,7 @@ class TourSetupPage(SetupPage):
         rest = box(values, errors, f"{p}-rest_after", _("Rest Day after this stage"), kind="check")
         date = date_box(values, errors, p)
         row = {
-            "index": i,
-            "number": i + 1 if isinstance(i, int) else "__n__",
+            **numbered(i),
             "prefix": p,
             "name": name,
             "pick": pick,
@@ -637,8 +609,7 @@ class TourSetupPage(SetupPage):
                 }
             )
         row = {
-            "index": i,
-            "number": i + 1 if isinstance(i, int) else "__n__",
+            **numbered(i),
             "prefix": p,
             "name": box(
                 values,
@@ -677,44 +648,6 @@ class TourSetupPage(SetupPage):
             )
         teams = competition.teams.order_by("order").prefetch_related("riders")
         return {"stages": stages, "teams": teams}
-
-    def check_more(self, values: Values, competition: Any, lock: flow.Lock) -> Any:
-        """Once the set-up is locked, stage dates still change (API.md, "Dates"), one by one
-        with the event PATCH's own serializer."""
-        if not lock.locked:
-            return None  # the dates travel with the stages in the PATCH
-        errors = {}
-        for number in range(1, competition.stages.count() + 1):
-            body = EventDateSerializer(
-                data={"date": typed_date(values.get(f"stages-{number - 1}-date"))}
-            )
-            if not body.is_valid():
-                errors[f"stages-{number - 1}-date"] = body.errors["date"]
-        return errors or None
-
-    def apply_more(self, values: Values, competition: Any, lock: flow.Lock, by: Any) -> None:
-        if not lock.locked:
-            return
-        for number in range(1, competition.stages.count() + 1):
-            body = EventDateSerializer(
-                data={"date": typed_date(values.get(f"stages-{number - 1}-date"))}
-            )
-            body.is_valid(raise_exception=True)  # checked by check_more a moment ago
-            services.set_event_date(
-                kind=self.kind,
-                competition_id=competition.pk,
-                number=number,
-                date=body.validated_data["date"],
-                by=by,
-            )
-
-    def detail_url(self, competition: Any) -> str:
-        return reverse("tours:tour", args=[competition.pk])
-
-    def created_message(self, competition: Any) -> str:
-        return _("%(name)s is set up: the stages are ready for results or simulation.") % {
-            "name": competition.name
-        }
 
 
 TOUR_SETUP = TourSetupPage()

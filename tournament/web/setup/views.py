@@ -21,7 +21,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from tournament.competitions.kinds import AnyKind, get_kind
@@ -39,13 +42,21 @@ class SetupPage:
       extends ``web/setup/form.html``;
     - ``rules``: the game's :class:`RuleSet` (None if its rules are not on this page);
     - ``error_aliases``: request keys without a box of their own → the box or section that
-      shows their errors (``{"rest_days_after": "stages"}``).
+      shows their errors (``{"rest_days_after": "stages"}``);
+    - ``detail_route``: the URL name of the competition's page (``"tours:tour"``), where a
+      submit goes; ``created_text``: the message then (``%(name)s``: the competition's name);
+    - ``new_title``, ``create_label``: the new page's title and its submit button's words (the
+      edit page says "Edit <name>" and "Save changes", ``web/setup/form.html``).
     """
 
     kind_label: ClassVar[str]
     template: ClassVar[str]
     rules: ClassVar[RuleSet | None] = None
     error_aliases: ClassVar[Mapping[str, str]] = {}
+    detail_route: ClassVar[str]
+    created_text: ClassVar[str | Promise] = gettext_lazy("%(name)s is set up.")
+    new_title: ClassVar[str | Promise]
+    create_label: ClassVar[str | Promise]
 
     @property
     def kind(self) -> AnyKind:
@@ -88,7 +99,7 @@ class SetupPage:
         return values
 
     def detail_url(self, competition: Any) -> str:
-        raise NotImplementedError
+        return reverse(self.detail_route, args=[competition.pk])
 
     def check_more(self, values: Values, competition: Any, lock: flow.Lock) -> Any:
         """Errors (DRF's shape) of what an edit changes besides the PATCH (event dates, which
@@ -167,7 +178,7 @@ class SetupPage:
         return edit
 
     def created_message(self, competition: Any) -> str:
-        return _("%(name)s is set up.") % {"name": competition.name}
+        return str(self.created_text) % {"name": competition.name}
 
     def render(
         self,
@@ -192,6 +203,8 @@ class SetupPage:
                 "lock_events": ", ".join(str(self.kind.event_label(n)) for n in lock.events),
                 "detail_url": self.detail_url(competition) if competition is not None else "",
                 "presets": self.rules.preset_data() if self.rules and not lock.locked else [],
+                "new_title": self.new_title,
+                "create_label": self.create_label,
             }
         )
         return render(request, self.template, context)
