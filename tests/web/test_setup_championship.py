@@ -12,6 +12,13 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from tests.web.setup_helpers import (
+    admin_client,
+    assert_page_create_equals_api_create,
+    assert_refused,
+    assert_refused_on_box,
+    submit_results,
+)
 from tournament.championships.models import Championship, Driver, Race
 
 NEW = "/clubs/velo-lisboa/championships/new/"
@@ -55,10 +62,8 @@ def form(**changes: str) -> dict[str, str]:
 def test_roles_on_the_new_page(web: dict[str, Client]) -> None:
     assert web["organiser"].get(NEW).status_code == 200
     assert web["superuser"].get(NEW).status_code == 200
-    assert web["scorekeeper"].get(NEW).status_code == 403
-    assert web["outsider"].get(NEW).status_code == 403
-    anonymous = web["anonymous"].get(NEW)
-    assert anonymous.status_code == 302 and "/login/" in anonymous["Location"]
+    assert_refused(web, NEW)
+    assert "/login/" in web["anonymous"].get(NEW)["Location"]
     assert web["organiser"].get("/clubs/nowhere/championships/new/").status_code == 404
     # Refused posts store nothing.
     for role in ("scorekeeper", "outsider", "anonymous"):
@@ -102,16 +107,7 @@ def test_page_create_equals_api_create(web: dict[str, Client], clients: dict[str
         },
         format="json",
     )
-    assert api.status_code == 201, api.content
-    by_page = clients["organiser"].get(f"/api/championships/{championship.pk}/").json()
-    by_api = api.json()
-    for key in ("id", "created_at"):
-        by_page.pop(key), by_api.pop(key)
-    for driver in by_page["drivers"] + by_api["drivers"]:
-        driver.pop("id")
-    for race in by_page["races"] + by_api["races"]:
-        race.pop("driver_ids")
-    assert by_page == by_api
+    by_page = assert_page_create_equals_api_create(clients, "championships", championship.pk, api)
     assert by_page["races"][1]["drivers"] == ["Ana", "Eva"]
     assert by_page["races"][1]["laps"] == 1  # FD-37's default
 
@@ -140,13 +136,9 @@ def test_bad_input_lands_on_its_box(
     web: dict[str, Client], changes: dict[str, str], box: str, fragment: str
 ) -> None:
     response = web["organiser"].post(NEW, form(**changes))
-    assert response.status_code == 200
-    page = response.content.decode()
-    assert "Nothing was stored" in page
+    page = assert_refused_on_box(response, box, fragment, after=2500)
     # The message is drawn right after the box it concerns (its own error paragraph).
     assert f'id="id_{box}-err"' in page or f'id="id_{box}"' in page
-    at = page.index(f'name="{box}"')
-    assert fragment in page[at : at + 2500], page[at : at + 2500]
     assert not Championship.objects.exists()
     assert not Driver.objects.exists() and not Race.objects.exists()
 
@@ -192,9 +184,7 @@ def test_edit_before_and_after_the_first_result(
     web["organiser"].post(NEW, form())
     championship = Championship.objects.get()
     url = edit_url(championship)
-    assert web["scorekeeper"].get(url).status_code == 403
-    assert web["outsider"].get(url).status_code == 403
-    assert web["anonymous"].get(url).status_code == 302
+    assert_refused(web, url)
     page = web["organiser"].get(url).content.decode()
     assert 'value="Taça Fórmula"' in page and 'value="ana, Eva"' not in page
     assert 'value="Ana, Eva"' in page  # the stored entry list, by the drivers' names
@@ -211,10 +201,7 @@ def test_edit_before_and_after_the_first_result(
         {"driver": pk, "position": n, "status": "finished", "laps": 2}
         for n, pk in enumerate(ids, start=1)
     ]
-    response = clients["scorekeeper"].post(
-        f"/api/championships/{championship.pk}/races/1/results/", {"results": rows}, format="json"
-    )
-    assert response.status_code == 202, response.content
+    submit_results(clients, f"/api/championships/{championship.pk}/races/1/results/", rows)
     page = web["organiser"].get(url).content.decode()
     assert "The set-up is locked." in page and 'name="drivers-0-name"' not in page
     response = web["organiser"].post(url, {"name": "Taça final", "action": ""})
@@ -234,14 +221,6 @@ def test_a_private_championship_edit_is_404_to_outsiders(
 
 
 # --- the admin runs the same set-up checks (issue #15, item 7) --------------------------------
-
-
-def admin_client(users: dict[str, Any]) -> Client:
-    users["organiser"].is_staff = True
-    users["organiser"].save()
-    client = Client()
-    client.force_login(users["organiser"])
-    return client
 
 
 def admin_post(club: int, races: list[tuple[str, str]]) -> dict[str, Any]:

@@ -9,6 +9,14 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from tests.web.setup_helpers import (
+    admin_client,
+    assert_organisers_only,
+    assert_page_create_equals_api_create,
+    assert_refused,
+    assert_refused_on_box,
+    submit_results,
+)
 from tournament.leagues.models import Driver, League, Race
 
 NEW = "/clubs/velo-lisboa/leagues/new/"
@@ -42,13 +50,7 @@ def form(**changes: str) -> dict[str, str]:
 
 
 def test_roles(web: dict[str, Client]) -> None:
-    assert web["organiser"].get(NEW).status_code == 200
-    assert web["scorekeeper"].get(NEW).status_code == 403
-    assert web["outsider"].get(NEW).status_code == 403
-    assert web["anonymous"].get(NEW).status_code == 302
-    for role in ("scorekeeper", "outsider", "anonymous"):
-        web[role].post(NEW, form())
-    assert not League.objects.exists()
+    assert_organisers_only(web, NEW, form(), League)
     page = web["organiser"].get(NEW).content.decode()
     assert 'data-points-table="f1-2010"' in page and 'name="bonus_points"' in page
 
@@ -79,16 +81,7 @@ def test_page_create_equals_api_create(web: dict[str, Client], clients: dict[str
         },
         format="json",
     )
-    assert api.status_code == 201, api.content
-    by_page = clients["organiser"].get(f"/api/leagues/{league.pk}/").json()
-    by_api = api.json()
-    for detail in (by_page, by_api):
-        detail.pop("id"), detail.pop("created_at")
-        for driver in detail["drivers"]:
-            driver.pop("id")
-        for race in detail["races"]:
-            race.pop("driver_ids")
-    assert by_page == by_api
+    assert_page_create_equals_api_create(clients, "leagues", league.pk, api)
 
 
 @pytest.mark.parametrize(
@@ -111,10 +104,7 @@ def test_bad_input_lands_on_its_box(
     if not fragment:
         assert response.status_code == 302
         return
-    page = response.content.decode()
-    assert response.status_code == 200 and "Nothing was stored" in page
-    at = page.index(f'name="{box}"')
-    assert fragment in page[at : at + 1500], page[at : at + 1500]
+    assert_refused_on_box(response, box, fragment)
     assert not League.objects.exists() and not Driver.objects.exists() and not Race.objects.exists()
 
 
@@ -122,8 +112,7 @@ def test_edit_then_lock(web: dict[str, Client], clients: dict[str, Any]) -> None
     web["organiser"].post(NEW, form())
     league = League.objects.get()
     url = f"/leagues/{league.pk}/edit/"
-    for role, code in (("scorekeeper", 403), ("outsider", 403), ("anonymous", 302)):
-        assert web[role].get(url).status_code == code
+    assert_refused(web, url)
     page = web["organiser"].get(url).content.decode()
     assert 'value="Ana, Eva"' in page and 'value="2026-12-05T19:00"' in page  # Lisbon, UTC+0
     response = web["organiser"].post(url, form(**{"races-2-name": "Spain", "game": "Heat"}))
@@ -136,10 +125,7 @@ def test_edit_then_lock(web: dict[str, Client], clients: dict[str, Any]) -> None
         {"driver": pk, "position": n, "status": "finished"}
         for n, pk in enumerate(detail["races"][0]["driver_ids"], start=1)
     ]
-    response = clients["scorekeeper"].post(
-        f"/api/leagues/{league.pk}/races/1/results/", {"results": rows}, format="json"
-    )
-    assert response.status_code == 202, response.content
+    submit_results(clients, f"/api/leagues/{league.pk}/races/1/results/", rows)
     page = web["organiser"].get(url).content.decode()
     assert "The set-up is locked." in page and "Italy" in page and 'name="game"' not in page
     assert web["organiser"].post(url, {"name": "Heat Autumn", "public": "on"}).status_code == 302
@@ -158,7 +144,6 @@ def test_edit_then_lock(web: dict[str, Client], clients: dict[str, Any]) -> None
 
 
 def test_the_admin_refuses_an_entry_list_naming_nobody(users: dict[str, Any]) -> None:
-    from tests.web.test_setup_championship import admin_client
     from tournament.clubs.models import Club
 
     admin = admin_client(users)

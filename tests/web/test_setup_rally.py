@@ -8,6 +8,15 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from tests.web.setup_helpers import (
+    admin_client,
+    assert_organisers_only,
+    assert_page_create_equals_api_create,
+    assert_refused,
+    assert_refused_on_box,
+    driver_ids,
+    submit_results,
+)
 from tournament.rallies.models import Driver, Rally, RallyStage
 
 NEW = "/clubs/velo-lisboa/rallies/new/"
@@ -39,13 +48,7 @@ def form(**changes: str) -> dict[str, str]:
 
 
 def test_roles_and_boxes(web: dict[str, Client]) -> None:
-    assert web["organiser"].get(NEW).status_code == 200
-    assert web["scorekeeper"].get(NEW).status_code == 403
-    assert web["outsider"].get(NEW).status_code == 403
-    assert web["anonymous"].get(NEW).status_code == 302
-    for role in ("scorekeeper", "outsider", "anonymous"):
-        web[role].post(NEW, form())
-    assert not Rally.objects.exists()
+    assert_organisers_only(web, NEW, form(), Rally)
     page = web["organiser"].get(NEW).content.decode()
     # Super Rally first, every rule a typed box: the RM-38 table, RM-1's faces, RM-34's cards.
     assert page.index("rules-super_rally") < page.index("rules-hazard_faces")
@@ -71,14 +74,7 @@ def test_page_create_equals_api_create(web: dict[str, Client], clients: dict[str
         },
         format="json",
     )
-    assert api.status_code == 201, api.content
-    by_page = clients["organiser"].get(f"/api/rallies/{rally.pk}/").json()
-    by_api = api.json()
-    for detail in (by_page, by_api):
-        detail.pop("id"), detail.pop("created_at")
-        for driver in detail["drivers"]:
-            driver.pop("id")
-    assert by_page == by_api
+    by_page = assert_page_create_equals_api_create(clients, "rallies", rally.pk, api)
     assert by_page["rules"]["crash_draws"]["6"] == [0, 2, 3, 5]
 
 
@@ -101,10 +97,7 @@ def test_bad_input_lands_on_its_box(
     web: dict[str, Client], changes: dict[str, str], box: str, fragment: str
 ) -> None:
     response = web["organiser"].post(NEW, form(**changes))
-    page = response.content.decode()
-    assert response.status_code == 200 and "Nothing was stored" in page
-    at = page.index(f'name="{box}"')
-    assert fragment in page[max(0, at - 1500) : at + 2500]
+    assert_refused_on_box(response, box, fragment, before=1500, after=2500)
     assert not Rally.objects.exists() and not Driver.objects.exists()
     assert not RallyStage.objects.exists()
 
@@ -113,8 +106,7 @@ def test_edit_then_lock(web: dict[str, Client], clients: dict[str, Any]) -> None
     web["organiser"].post(NEW, form())
     rally = Rally.objects.get()
     url = f"/rallies/{rally.pk}/edit/"
-    for role, code in (("scorekeeper", 403), ("outsider", 403), ("anonymous", 302)):
-        assert web[role].get(url).status_code == code
+    assert_refused(web, url)
     page = web["organiser"].get(url).content.decode()
     assert 'value="240"' in page and 'value="SS2 Azoia"' in page
     # Put the penalty back to its default: the edit sends it (a PATCH merges the rules).
@@ -122,12 +114,9 @@ def test_edit_then_lock(web: dict[str, Client], clients: dict[str, Any]) -> None
     assert web["organiser"].post(url, changed).status_code == 302
     rally.refresh_from_db()
     assert rally.rules["super_rally_penalty_s"] == 300 and rally.stages.count() == 3
-    ids = [d["id"] for d in clients["organiser"].get(f"/api/rallies/{rally.pk}/").json()["drivers"]]
+    ids = driver_ids(clients, "rallies", rally.pk)
     rows = [{"driver": ids[0], "time": 300}, {"driver": ids[1], "time": "5:10"}]
-    response = clients["scorekeeper"].post(
-        f"/api/rallies/{rally.pk}/stages/1/results/", {"results": rows}, format="json"
-    )
-    assert response.status_code == 202, response.content
+    submit_results(clients, f"/api/rallies/{rally.pk}/stages/1/results/", rows)
     page = web["organiser"].get(url).content.decode()
     assert "The set-up is locked." in page and 'name="rules-super_rally"' not in page
     assert web["organiser"].post(url, {"name": "Rali 2"}).status_code == 302
@@ -144,6 +133,13 @@ def two_rallies(web: dict[str, Client]) -> list[Rally]:
     web["organiser"].post(NEW, form())
     web["organiser"].post(NEW, form(name="Rali do Douro"))
     return list(Rally.objects.order_by("pk"))
+
+
+def first_stage_result(clients: dict[str, Any], rally: Rally) -> None:
+    """Stage 1 of ``rally`` resolved: its first two drivers' times (the rally locks)."""
+    ids = driver_ids(clients, "rallies", rally.pk)
+    rows = [{"driver": ids[0], "time": 300}, {"driver": ids[1], "time": 310}]
+    submit_results(clients, f"/api/rallies/{rally.pk}/stages/1/results/", rows)
 
 
 def champ_form(rallies: list[Rally], **changes: str) -> dict[str, str]:
@@ -167,15 +163,11 @@ def test_rally_championship_new_page(web: dict[str, Client], clients: dict[str, 
     from tournament.rallies.models import RallyChampionship
 
     rallies = two_rallies(web)
-    assert web["scorekeeper"].get(CHAMP_NEW).status_code == 403
-    assert web["outsider"].get(CHAMP_NEW).status_code == 403
-    assert web["anonymous"].get(CHAMP_NEW).status_code == 302
+    assert_refused(web, CHAMP_NEW)
     page = web["organiser"].get(CHAMP_NEW).content.decode()
     assert "Rali do Douro" in page and 'data-points-table="wrc-2025"' in page
     bad = web["organiser"].post(CHAMP_NEW, champ_form(rallies, power_stage_points="1, 3"))
-    text = bad.content.decode()
-    at = text.index('name="power_stage_points"')
-    assert "must not increase" in text[at : at + 1500]
+    assert_refused_on_box(bad, "power_stage_points", "must not increase")
     assert not RallyChampionship.objects.exists()
     response = web["organiser"].post(CHAMP_NEW, champ_form(rallies))
     championship = RallyChampionship.objects.get()
@@ -193,11 +185,7 @@ def test_rally_championship_new_page(web: dict[str, Client], clients: dict[str, 
         },
         format="json",
     )
-    by_page = clients["organiser"].get(f"/api/rally-championships/{championship.pk}/").json()
-    by_api = api.json()
-    for detail in (by_page, by_api):
-        detail.pop("id"), detail.pop("created_at")
-    assert by_page == by_api
+    assert_page_create_equals_api_create(clients, "rally-championships", championship.pk, api)
 
 
 def test_rally_championship_edit_and_lock(web: dict[str, Client], clients: dict[str, Any]) -> None:
@@ -218,15 +206,7 @@ def test_rally_championship_edit_and_lock(web: dict[str, Client], clients: dict[
         rallies[0].pk,
     ]
     # A result in one of its rallies: the settings lock, the name still changes.
-    ids = [
-        d["id"]
-        for d in clients["organiser"].get(f"/api/rallies/{rallies[0].pk}/").json()["drivers"]
-    ]
-    rows = [{"driver": ids[0], "time": 300}, {"driver": ids[1], "time": 310}]
-    response = clients["scorekeeper"].post(
-        f"/api/rallies/{rallies[0].pk}/stages/1/results/", {"results": rows}, format="json"
-    )
-    assert response.status_code == 202, response.content
+    first_stage_result(clients, rallies[0])
     page = web["organiser"].get(url).content.decode()
     assert "The set-up is locked." in page and 'name="drop_worst"' not in page
     response = web["organiser"].post(url, champ_form(rallies, name="Taça 2026", drop_worst="3"))
@@ -244,7 +224,6 @@ def test_rally_championship_edit_and_lock(web: dict[str, Client], clients: dict[
 def test_the_admin_refuses_a_rally_without_stages_or_another_clubs_rally(
     users: dict[str, Any], web: dict[str, Client]
 ) -> None:
-    from tests.web.test_setup_championship import admin_client
     from tournament.clubs.models import Club
     from tournament.rallies.models import RallyChampionship
 
@@ -316,13 +295,6 @@ def test_the_api_patch_of_a_rally_championship(
     )
     assert ok.status_code == 200, ok.content
     assert ok.json()["points"] == [10, 5] and ok.json()["rallies"] == [rallies[1].pk, rallies[0].pk]
-    ids = [
-        d["id"]
-        for d in clients["organiser"].get(f"/api/rallies/{rallies[0].pk}/").json()["drivers"]
-    ]
-    rows = [{"driver": ids[0], "time": 300}, {"driver": ids[1], "time": 310}]
-    clients["scorekeeper"].post(
-        f"/api/rallies/{rallies[0].pk}/stages/1/results/", {"results": rows}, format="json"
-    )
+    first_stage_result(clients, rallies[0])
     assert clients["organiser"].patch(url, {"drop_worst": 1}, format="json").status_code == 409
     assert clients["organiser"].patch(url, {"name": "Taça 2"}, format="json").status_code == 200
