@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from scoring.formula_d import (
@@ -16,25 +15,15 @@ from scoring.formula_d import (
     parse_race_results,
 )
 from tests.championships.helpers import payload, race_rows
-from tests.integration.conftest import wait_for
+from tests.integration.conftest import club_api, wait_for
 from tournament.championships.models import Race
-from tournament.clubs.models import Club, Membership, Role
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
 def api() -> dict[str, APIClient]:
-    User = get_user_model()
-    organiser = User.objects.create_user("fd-org", password="x-correct-horse")
-    scorekeeper = User.objects.create_user("fd-sk", password="x-correct-horse")
-    club = Club.objects.create(name="Velo Club Lisboa", slug="velo-lisboa")
-    Membership.objects.create(club=club, user=organiser, role=Role.ORGANISER)
-    Membership.objects.create(club=club, user=scorekeeper, role=Role.SCOREKEEPER)
-    clients = {"organiser": APIClient(), "scorekeeper": APIClient(), "anonymous": APIClient()}
-    clients["organiser"].force_authenticate(organiser)
-    clients["scorekeeper"].force_authenticate(scorekeeper)
-    return clients
+    return club_api("fd")
 
 
 def _race(champ_id: int, number: int) -> Race:

@@ -5,13 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from scoring.grand_tour import compute_standings, standings_to_json
 from tests.conftest import stage_rows, tour_payload
-from tests.integration.conftest import wait_for
-from tournament.clubs.models import Club, Membership, Role
+from tests.integration.conftest import club_api, wait_for
 from tournament.tours.kind import load_setup
 from tournament.tours.loading import gt_rules, stage_results
 from tournament.tours.models import Stage, StageStandings, Tour
@@ -21,16 +19,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def api() -> dict[str, APIClient]:
-    User = get_user_model()
-    organiser = User.objects.create_user("org-int", password="x-correct-horse")
-    scorekeeper = User.objects.create_user("sk-int", password="x-correct-horse")
-    club = Club.objects.create(name="Velo Club Lisboa", slug="velo-lisboa")
-    Membership.objects.create(club=club, user=organiser, role=Role.ORGANISER)
-    Membership.objects.create(club=club, user=scorekeeper, role=Role.SCOREKEEPER)
-    clients = {"organiser": APIClient(), "scorekeeper": APIClient(), "anonymous": APIClient()}
-    clients["organiser"].force_authenticate(organiser)
-    clients["scorekeeper"].force_authenticate(scorekeeper)
-    return clients
+    return club_api("int")
 
 
 def _status(tour_id: int, number: int) -> str:

@@ -5,13 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from scoring.points import Entrant, Race, Scale, compute_standings, parse_finishes
-from tests.integration.conftest import wait_for
+from tests.integration.conftest import club_api, wait_for
 from tests.leagues.helpers import payload, rows
-from tournament.clubs.models import Club, Membership, Role
 from tournament.leagues.models import Race as RaceRow
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -19,16 +17,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def api() -> dict[str, APIClient]:
-    User = get_user_model()
-    organiser = User.objects.create_user("lg-org", password="x-correct-horse")
-    scorekeeper = User.objects.create_user("lg-sk", password="x-correct-horse")
-    club = Club.objects.create(name="Velo Club Lisboa", slug="velo-lisboa")
-    Membership.objects.create(club=club, user=organiser, role=Role.ORGANISER)
-    Membership.objects.create(club=club, user=scorekeeper, role=Role.SCOREKEEPER)
-    clients = {"organiser": APIClient(), "scorekeeper": APIClient(), "anonymous": APIClient()}
-    clients["organiser"].force_authenticate(organiser)
-    clients["scorekeeper"].force_authenticate(scorekeeper)
-    return clients
+    return club_api("lg")
 
 
 def _race(league_id: int, number: int) -> RaceRow:
