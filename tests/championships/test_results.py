@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from tests.championships.helpers import create, ids, race_rows, standings, submit
+from tests.result_checks import assert_nothing_stored, assert_refused
 from tournament.championships.models import Race, RaceResultVersion
 from tournament.competitions.models import AuditEntry, IdempotencyKey
 
@@ -186,16 +187,9 @@ def test_every_fd79_rejection_is_a_400_and_stores_nothing(clients, champ, case):
     number, rows, path = _reject(champ, case)
     before = AuditEntry.objects.count()
     response = submit(clients["scorekeeper"], champ, number, rows)
-    assert response.status_code == 400, response.content
-    body: Any = response.json()
-    for key in path:
-        body = body[key]
-    messages = body if isinstance(body, list) else [m for ms in body.values() for m in ms]
-    assert messages and all(isinstance(m, str) and m for m in messages), response.json()
+    assert_refused(response, path)
     race = Race.objects.get(competition_id=champ["id"], number=number)
-    assert (race.version, race.status, race.results) == (0, "planned", [])
-    assert not RaceResultVersion.objects.filter(event=race).exists()
-    assert AuditEntry.objects.count() == before
+    assert_nothing_stored(race, RaceResultVersion, before)
 
 
 def test_rows_with_errors_are_nested_per_row(clients, champ):

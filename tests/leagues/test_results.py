@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from tests.leagues.helpers import create, ids, rows, standings, submit
+from tests.result_checks import assert_nothing_stored, assert_refused
 from tournament.competitions.models import AuditEntry, IdempotencyKey
 from tournament.leagues.models import Race, RaceResultVersion
 
@@ -110,16 +111,9 @@ def test_every_rejection_is_a_400_and_stores_nothing(clients, league, case):
     number, results, path = _reject(league, case)
     before = AuditEntry.objects.count()
     response = submit(clients["scorekeeper"], league, number, results)
-    assert response.status_code == 400, response.content
-    body: Any = response.json()
-    for key in path:
-        body = body[key]
-    messages = body if isinstance(body, list) else [m for ms in body.values() for m in ms]
-    assert messages and all(isinstance(m, str) and m for m in messages), response.json()
+    assert_refused(response, path)
     race = Race.objects.get(competition_id=league["id"], number=number)
-    assert (race.version, race.status, race.results) == (0, "planned", [])
-    assert not RaceResultVersion.objects.filter(event=race).exists()
-    assert AuditEntry.objects.count() == before
+    assert_nothing_stored(race, RaceResultVersion, before)
 
 
 def test_bonus_only_when_the_league_has_bonus_points(clients):
