@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import cast
 
 import numpy as np
@@ -24,7 +25,16 @@ from scoring.forecast.slots import Assignment, Block, Rival, Slot, SlotProblem
 from scoring.forecast.strengths import Strengths
 from scoring.formula_d.rules import FormulaDRules
 from scoring.formula_d.standings import RaceResult
-from scoring.points import Entrant, Finish, Race, Scale, Standings, compute_standings
+from scoring.points import (
+    Entrant,
+    Finish,
+    Race,
+    Scale,
+    Standings,
+    Tally,
+    compute_standings,
+    tally_races,
+)
 
 ELIMINATED = "eliminated"
 FINISHED = "finished"
@@ -68,8 +78,14 @@ class PointsChampionship:
     def next_number(self) -> int:
         return max((r.number for r in self.races), default=0) + 1
 
+    @cached_property
+    def played(self) -> Tally:
+        """The resolved races tallied once: every scenario and simulation resumes from it."""
+        return tally_races(self.entrants, self.races, self.scale)
+
     def standings(self, extra: Sequence[Race] = ()) -> Standings:
-        return compute_standings(self.entrants, [*self.races, *extra], self.scale)
+        """The standings after the resolved races and then ``extra`` (remaining races)."""
+        return compute_standings(self.entrants, extra, self.scale, previous=self.played)
 
     def entered(self, left: int) -> tuple[int, ...]:
         """The drivers entered in remaining race ``left`` (0 = the next), in entry order."""

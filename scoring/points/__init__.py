@@ -16,10 +16,12 @@ from scoring.points.championship import (
     Race,
     Scale,
     Standings,
+    Tally,
     TeamStanding,
     compute_standings,
     race_total,
     snapshots,
+    tally_races,
 )
 from scoring.points.presets import DEFAULT_LEAGUE_POINTS, LEAGUE_POINTS_PRESETS, points_table
 from scoring.points.validation import (
@@ -39,11 +41,13 @@ __all__ = [
     "Race",
     "Scale",
     "Standings",
+    "Tally",
     "TeamStanding",
     "compute_standings",
     "parse_finishes",
     "points_table",
     "race_total",
     "snapshots",
+    "tally_races",
     "validate_finishing_order",
 ]

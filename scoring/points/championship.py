@@ -6,13 +6,19 @@ after any race from the resolved races, with countback, drop-worst and team tota
 shares a rank (FD-76). The game says what a race total is made of only through :class:`Finish`
 (its position, whether the car finished, and bonus points such as Formula D's pole bonus, FD-72)
 and :class:`Scale`; ``Standings.to_json()`` is the body of the ``standings/`` endpoints.
+
+The standings are ranked from a :class:`Tally`, each driver's figures race by race. A tally is
+extended race by race, so :func:`snapshots` is one pass and a forecast that scores thousands of
+endings of one championship tallies the played races once (``compute_standings(previous=)``).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from operator import neg
+from typing import Any, NamedTuple
 
 from scoring.tie_break import TieBreak, countback_break
 
@@ -127,100 +133,277 @@ def race_total(finish: Finish, scale: Scale) -> int:
     return base + finish.bonus
 
 
+class DriverTally(NamedTuple):
+    """One driver's figures after the races of a :class:`Tally`, one item per race.
+
+    Everything the standings need from a driver's races, kept so that more races extend it
+    instead of scoring the earlier ones again.
+    """
+
+    totals: tuple[int, ...]  # race totals (FD-73), 0 when not entered
+    results: tuple[int | None, ...]  # finishing positions, None for a non-finisher
+    statuses: tuple[str, ...]  # the finish's status, NOT_ENTERED when not in the race
+    places: tuple[int, ...]  # classified positions, NOT_STARTED when not in the race (FD-76 (2))
+    counts: tuple[int, ...]  # finishes in 1st, 2nd, ... place, to the tally's ``deepest``
+    points: int  # the sum of ``totals``, nothing dropped
+    lowest: tuple[tuple[int, int], ...]  # (total, race index) of the lowest totals (FD-74)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The driver and team figures after some races, from which :func:`compute_standings`
+    resumes (``previous=``) to score only the races after them.
+
+    A forecast scores thousands of simulated endings of one championship (scoring/forecast):
+    the played races are tallied once and each ending adds only its own races. Made by
+    :func:`tally_races`; tied to its entrants and scale.
+    """
+
+    entrants: tuple[Entrant, ...]
+    scale: Scale
+    numbers: tuple[int, ...]  # the races' numbers, in championship order
+    deepest: int  # the deepest classified position of any race so far (0 before any)
+    drivers: tuple[DriverTally, ...]  # in entrant order
+    team_names: tuple[str, ...]  # in order of first appearance in the driver list
+    team_members: tuple[tuple[int, ...], ...]  # per team, its drivers' entrant indices
+    # per team, per race, its drivers' classified positions best first, padded with
+    # NOT_STARTED to the largest team's size (FD-77's places, decisions-formula-d.md)
+    team_places: tuple[tuple[tuple[int, ...], ...], ...]
+
+
+#: The status of a driver with no finish in a race (shown in the standings' ``statuses``).
+NOT_ENTERED = "not_entered"
+#: The classified position of a driver not in a race: behind every classified one (FD-76 (2)).
+NOT_STARTED = sys.maxsize
+
+
+def tally_races(
+    entrants: Sequence[Entrant],
+    races: Sequence[Race],
+    scale: Scale,
+    *,
+    previous: Tally | None = None,
+) -> Tally:
+    """The figures of ``entrants`` after ``races`` (as :func:`compute_standings` takes them),
+    to resume from with ``compute_standings(..., previous=)``; ``previous`` extends a tally of
+    the earlier races."""
+    return _extend(_resumed(entrants, scale, previous), races)
+
+
 def compute_standings(
     entrants: Sequence[Entrant],
     races: Sequence[Race],
     scale: Scale,
     *,
     after_race: int | None = None,
+    previous: Tally | None = None,
 ) -> Standings:
     """Standings after ``after_race`` (default: every race given), races in championship order.
 
     ``races`` are the resolved races from race 1 on; a finish for a driver who is not in
     ``entrants`` is ignored (the game validates rows first).
+
+    ``previous`` resumes from a :func:`tally_races` of the earlier races (of the same entrants
+    and scale): ``races`` are then only the races after them. The standings are exactly those
+    of the full computation (tested), whose own path is the same tally made from nothing.
     """
     if after_race is not None:
         races = [r for r in races if r.number <= after_race]
+        if previous is not None and previous.numbers and previous.numbers[-1] > after_race:
+            raise ValueError(f"the tally runs past race {after_race}")
+    return _standings(_extend(_resumed(entrants, scale, previous), races))
+
+
+def _resumed(entrants: Sequence[Entrant], scale: Scale, previous: Tally | None) -> Tally:
+    """``previous``, checked to be a tally of ``entrants`` and ``scale``, or an empty one."""
+    if previous is None:
+        return _empty(entrants, scale)
+    if (previous.scale is not scale and previous.scale != scale) or (
+        previous.entrants is not entrants and previous.entrants != tuple(entrants)
+    ):
+        raise ValueError("the tally was made for other entrants or another scale")
+    return previous
+
+
+def _empty(entrants: Sequence[Entrant], scale: Scale) -> Tally:
+    """The tally before any race."""
+    names: list[str] = []
+    for d in entrants:
+        if d.team is not None and d.team not in names:
+            names.append(d.team)
+    members = tuple(tuple(i for i, d in enumerate(entrants) if d.team == team) for team in names)
+    nothing = DriverTally((), (), (), (), (), 0, ())
+    return Tally(
+        tuple(entrants),
+        scale,
+        (),
+        0,
+        tuple(nothing for _ in entrants),
+        tuple(names),
+        members,
+        tuple(() for _ in names),
+    )
+
+
+def _extend(tally: Tally, races: Sequence[Race]) -> Tally:
+    """``tally`` with ``races`` added (numbered from the tally's last race on)."""
     if not races:
-        return Standings(None, (), ())
+        return tally
     races = sorted(races, key=lambda r: r.number)
+    if tally.numbers and races[0].number < tally.numbers[-1]:
+        raise ValueError(f"race {races[0].number} comes before the tally's last race")
+    scale = tally.scale
+    first = len(tally.numbers)
     by_race = [{f.driver: f for f in r.finishes} for r in races]
-    count = len(races)
-    drop = max(0, min(scale.drop_worst, count - 1))  # FD-74
-    max_pos = max((f.position for r in races for f in r.finishes), default=0)
-    rows: list[tuple[tuple[Any, ...], DriverStanding]] = []
-    for index, d in enumerate(entrants):
-        finishes = [race.get(d.id) for race in by_race]
-        totals = tuple(0 if f is None else race_total(f, scale) for f in finishes)
-        # FD-74: discard the lowest totals, the earliest first among equals (stable choice).
-        dropped_idx = sorted(range(count), key=lambda i: (totals[i], i))[:drop]
-        kept = sum(t for i, t in enumerate(totals) if i not in dropped_idx)
-        results = tuple(f.position if f is not None and f.finished else None for f in finishes)
-        key = (
-            -kept,
-            _countback([p for p in results if p is not None], max_pos),
-            # FD-76 (2): the most recent race where they differ; not started ranks last.
-            tuple(max_pos + 1 if f is None else f.position for f in reversed(finishes)),
+    deepest = max([tally.deepest, *(f.position for r in races for f in r.finishes)])
+    # FD-74 drops at most ``drop_worst`` races: the lowest totals among them are enough.
+    keep_lowest = max(0, scale.drop_worst)
+    drivers: list[DriverTally] = []
+    for entrant, before in zip(tally.entrants, tally.drivers, strict=True):
+        totals: list[int] = []
+        results: list[int | None] = []
+        statuses: list[str] = []
+        places: list[int] = []
+        counts = [*before.counts, *(0,) * (deepest - len(before.counts))]
+        for race in by_race:
+            finish = race.get(entrant.id)
+            if finish is None:
+                totals.append(0)
+                results.append(None)
+                statuses.append(NOT_ENTERED)
+                places.append(NOT_STARTED)
+                continue
+            totals.append(race_total(finish, scale))
+            statuses.append(finish.status)
+            places.append(finish.position)
+            if finish.finished:
+                results.append(finish.position)
+                counts[finish.position - 1] += 1
+            else:
+                results.append(None)
+        # FD-74: the lowest totals, the earliest first among equals (stable choice).
+        candidates = [*before.lowest, *zip(totals, range(first, first + len(totals)), strict=True)]
+        drivers.append(
+            DriverTally(
+                before.totals + tuple(totals),
+                before.results + tuple(results),
+                before.statuses + tuple(statuses),
+                before.places + tuple(places),
+                tuple(counts),
+                before.points + sum(totals),
+                tuple(sorted(candidates)[:keep_lowest]),
+            )
+        )
+    size = max((len(m) for m in tally.team_members), default=0)
+    team_places = []
+    for members, before_places in zip(tally.team_members, tally.team_places, strict=True):
+        missing = (NOT_STARTED,) * (size - len(members))
+        per_race = zip(*(drivers[m].places[first:] for m in members), strict=True)
+        team_places.append(
+            before_places + tuple(tuple(sorted(places)) + missing for places in per_race)
+        )
+    return Tally(
+        tally.entrants,
+        scale,
+        tally.numbers + tuple(r.number for r in races),
+        deepest,
+        tuple(drivers),
+        tally.team_names,
+        tally.team_members,
+        tuple(team_places),
+    )
+
+
+class _Key(NamedTuple):
+    """The FD-76 (FD-77) sort key of a row: smaller ranks first."""
+
+    minus_points: int  # most points first
+    minus_counts: tuple[int, ...]  # most 1st, then 2nd, ... places first (FD-76 (1))
+    recent: tuple[Any, ...]  # places from the most recent race back (FD-76 (2))
+    order: int | str  # entry order, or the team name (FD-76 (3))
+
+
+def _standings(tally: Tally) -> Standings:
+    """The ranked standings of a tally (FD-74, FD-76, FD-77)."""
+    numbers = tally.numbers
+    if not numbers:
+        return Standings(None, (), ())
+    drop = max(0, min(tally.scale.drop_worst, len(numbers) - 1))  # FD-74
+    rows: list[_Row] = []
+    for index, (entrant, t) in enumerate(zip(tally.entrants, tally.drivers, strict=True)):
+        dropped = t.lowest[:drop]
+        key = _Key(
+            sum(total for total, _ in dropped) - t.points,
+            tuple(map(neg, t.counts)),
+            t.places[::-1],
             index,
         )
-        standing = DriverStanding(
-            rank=0,
-            driver=d.id,
-            name=d.name,
-            team=d.team,
-            points=kept,
-            wins=sum(1 for p in results if p == 1),
-            results=results,
-            statuses=tuple("not_entered" if f is None else f.status for f in finishes),
-            race_totals=totals,
-            dropped=tuple(races[i].number for i in sorted(dropped_idx)),
+        dropped_races = tuple(numbers[i] for i in sorted(race for _, race in dropped))
+        rows.append(_Row(key, entrant, t, dropped_races))
+    rows.sort()  # the keys differ (entry order last), so only they are compared
+    drivers = []
+    above: _Key | None = None
+    for rank, row in enumerate(rows, start=1):
+        tie_break = None
+        if above is not None:
+            tie_break = _tie_break(above, row.key, numbers, tally.deepest, DRIVERS_RULE)
+        drivers.append(
+            DriverStanding(
+                rank=rank,
+                driver=row.entrant.id,
+                name=row.entrant.name,
+                team=row.entrant.team,
+                points=-row.key.minus_points,
+                wins=row.tally.counts[0] if row.tally.counts else 0,
+                results=row.tally.results,
+                statuses=row.tally.statuses,
+                race_totals=row.tally.totals,
+                dropped=row.dropped,
+                tie_break=tie_break,
+            )
         )
-        rows.append((key, standing))
-    rows.sort(key=lambda item: item[0])
-    numbers = [r.number for r in races]
-    ranked = tuple(
-        _ranked(
-            s, i + 1, _tie_break(rows[i - 1][0], key, numbers, max_pos, DRIVERS_RULE) if i else None
-        )
-        for i, (key, s) in enumerate(rows)
-    )
-    return Standings(races[-1].number, ranked, _teams(entrants, by_race, scale, max_pos, numbers))
+        above = row.key
+    return Standings(numbers[-1], tuple(drivers), _teams(tally))
+
+
+class _Row(NamedTuple):
+    key: _Key
+    entrant: Entrant
+    tally: DriverTally
+    dropped: tuple[int, ...]  # race numbers
 
 
 DRIVERS_RULE, TEAMS_RULE = "FD-76", "FD-77"
 
 
 def _tie_break(
-    above: tuple[Any, ...], key: tuple[Any, ...], numbers: Sequence[int], max_pos: int, rule: str
+    above: _Key, key: _Key, numbers: Sequence[int], deepest: int, rule: str
 ) -> TieBreak | None:
-    """Which FD-76 (FD-77) criterion ranks the row of ``key`` after the row of ``above``.
-
-    Keys are the sort keys of :func:`compute_standings` and :func:`_teams`: (-points,
-    countback, places from the most recent race back, entry order or team name). ``None``
-    when the points differ.
-    """
-    if above[0] != key[0]:
+    """Which FD-76 (FD-77) criterion ranks the row of ``key`` after the row of ``above``
+    (``None`` when the points differ); ``deepest`` is the deepest classified position."""
+    if above.minus_points != key.minus_points:
         return None
-    counted = countback_break([-c for c in above[1]], [-c for c in key[1]], rule)
+    counts, other_counts = [-c for c in above.minus_counts], [-c for c in key.minus_counts]
+    counted = countback_break(counts, other_counts, rule)
     if counted is not None:
         return counted
-    for back, (a, b) in enumerate(zip(above[2], key[2], strict=True)):
+    for back, (a, b) in enumerate(zip(above.recent, key.recent, strict=True)):
         if a != b:
             race = numbers[len(numbers) - 1 - back]
             if isinstance(a, tuple):  # a team's pooled places, best car first
-                params = {"race": race, "places": _entered(a, max_pos)}
-                params["other_places"] = _entered(b, max_pos)
+                params = {"race": race, "places": _entered(a, deepest)}
+                params["other_places"] = _entered(b, deepest)
                 return TieBreak("recent_race_places", rule, params)
-            other = None if b > max_pos else b
+            other = None if b > deepest else b
             return TieBreak(
                 "recent_race_place", rule, {"race": race, "place": a, "other_place": other}
             )
     return TieBreak("entry_order" if rule == DRIVERS_RULE else "team_name", rule, {})
 
 
-def _entered(places: tuple[int, ...], max_pos: int) -> tuple[int | None, ...]:
+def _entered(places: tuple[int, ...], deepest: int) -> tuple[int | None, ...]:
     # "Not started" pads a team's places past the last classified position: shown as such.
-    return tuple(None if p > max_pos else p for p in places)
+    return tuple(None if p > deepest else p for p in places)
 
 
 def snapshots(
@@ -228,11 +411,14 @@ def snapshots(
 ) -> list[dict[str, Any]]:
     """The standings JSON after each of ``races`` (1..k, in order), each driver row with its
     ``race_totals`` as ``race_points`` (dropped ones included), ``dropped`` and ``progression``
-    (standings points after each race so far, for a chart)."""
+    (standings points after each race so far, for a chart). One pass: each race extends the
+    tally of the races before it."""
     progression: dict[int, list[int]] = {}
     documents = []
-    for k in range(1, len(races) + 1):
-        standings = compute_standings(entrants, races[:k], scale)
+    tally = _empty(entrants, scale)
+    for race in races:
+        tally = _extend(tally, [race])
+        standings = _standings(tally)
         data = standings.to_json()
         for row, s in zip(data["drivers"], standings.drivers, strict=True):
             history = progression.setdefault(s.driver, [])
@@ -243,81 +429,28 @@ def snapshots(
     return documents
 
 
-def _ranked(s: DriverStanding, rank: int, tie_break: TieBreak | None) -> DriverStanding:
-    return DriverStanding(
-        rank,
-        s.driver,
-        s.name,
-        s.team,
-        s.points,
-        s.wins,
-        s.results,
-        s.statuses,
-        s.race_totals,
-        s.dropped,
-        tie_break,
-    )
-
-
-def _countback(positions: Sequence[int], max_pos: int) -> tuple[int, ...]:
-    # FD-76 (1): most wins, then most 2nd places, ... (negated so that smaller sorts first).
-    counts = [0] * (max_pos + 1)
-    for p in positions:
-        counts[p] += 1
-    return tuple(-c for c in counts[1:])
-
-
-def _teams(
-    entrants: Sequence[Entrant],
-    by_race: Sequence[dict[int, Finish]],
-    scale: Scale,
-    max_pos: int,
-    numbers: Sequence[int],
-) -> tuple[TeamStanding, ...]:
+def _teams(tally: Tally) -> tuple[TeamStanding, ...]:
     """FD-77: sums of the drivers' race totals, no drops; ties as FD-76 on pooled positions.
 
     Ties: countback on the pooled finishing positions, then the most recent race where the
-    teams' pooled classified positions differ, then the team name.
+    teams' pooled classified positions differ (decisions-formula-d.md), then the team name.
     """
-    names: list[str] = []
-    for d in entrants:
-        if d.team is not None and d.team not in names:
-            names.append(d.team)
-    size = max((sum(1 for d in entrants if d.team == team) for team in names), default=0)
-    rows: list[tuple[tuple[Any, ...], str, int]] = []
-    for team in names:
-        members = [d.id for d in entrants if d.team == team]
-        total = 0
-        positions: list[int] = []
-        recent: list[tuple[int, ...]] = []
-        for race in by_race:
-            classified: list[int] = []
-            for driver in members:
-                f = race.get(driver)
-                if f is None:
-                    continue
-                total += race_total(f, scale)
-                classified.append(f.position)
-                if f.finished:
-                    positions.append(f.position)
-            recent.append(_pooled(classified, size, max_pos))
-        # FD-76 (2) for teams (decisions-formula-d.md): the most recent race where the two
-        # teams' pooled classified positions differ, compared best car first.
-        key = (-total, _countback(positions, max_pos), tuple(reversed(recent)), team)
-        rows.append((key, team, total))
-    rows.sort(key=lambda item: item[0])
+    keys: list[_Key] = []
+    for team, members, places in zip(
+        tally.team_names, tally.team_members, tally.team_places, strict=True
+    ):
+        drivers = [tally.drivers[m] for m in members]
+        pooled = [sum(counts) for counts in zip(*(d.counts for d in drivers), strict=True)]
+        keys.append(
+            _Key(-sum(d.points for d in drivers), tuple(map(neg, pooled)), places[::-1], team)
+        )
+    keys.sort()
     return tuple(
         TeamStanding(
             i + 1,
-            team,
-            total,
-            _tie_break(rows[i - 1][0], key, numbers, max_pos, TEAMS_RULE) if i else None,
+            str(key.order),
+            -key.minus_points,
+            _tie_break(keys[i - 1], key, tally.numbers, tally.deepest, TEAMS_RULE) if i else None,
         )
-        for i, (key, team, total) in enumerate(rows)
+        for i, key in enumerate(keys)
     )
-
-
-def _pooled(classified: list[int], size: int, max_pos: int) -> tuple[int, ...]:
-    # A team's classified positions in one race, best first, padded to the largest team's size
-    # with "not started" (ranks last, as in FD-76 (2)).
-    return tuple(sorted(classified)) + (max_pos + 1,) * (size - len(classified))
