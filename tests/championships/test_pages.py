@@ -5,23 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.test import Client as DjangoClient
-from django.test.utils import CaptureQueriesContext
 
 from tests.championships.helpers import create, race_rows, submit
+from tests.page_checks import assert_private_outside_the_club, browser, queries
 from tournament.championships.models import Race
 
 pytestmark = pytest.mark.django_db
 
 ORDER = ["Ana", "Rui", "Eva"]
-
-
-def _browser(users: dict[str, Any], name: str | None) -> DjangoClient:
-    client = DjangoClient()
-    if name is not None:
-        client.force_login(users[name])
-    return client
 
 
 @pytest.fixture
@@ -37,7 +28,7 @@ def played(clients) -> dict[str, Any]:
 
 
 def test_championship_page_shows_standings_grid_chart_and_races(played, users):
-    page = _browser(users, None).get(f"/championships/{played['id']}/")
+    page = browser(users, None).get(f"/championships/{played['id']}/")
     assert page.status_code == 200
     html = page.content.decode()
     for text in (
@@ -65,18 +56,18 @@ def test_championship_page_shows_standings_grid_chart_and_races(played, users):
         ("Eva", (10, 18)),
         ("Rui", (0, 0)),
     ]
-    earlier = _browser(users, None).get(f"/championships/{played['id']}/?after_race=1")
+    earlier = browser(users, None).get(f"/championships/{played['id']}/?after_race=1")
     assert earlier.context["shown"] == 1
     assert (
-        _browser(users, None).get(f"/championships/{played['id']}/?after_race=3").status_code == 400
+        browser(users, None).get(f"/championships/{played['id']}/?after_race=3").status_code == 400
     )
     assert (
-        _browser(users, None).get(f"/championships/{played['id']}/?after_race=x").status_code == 400
+        browser(users, None).get(f"/championships/{played['id']}/?after_race=x").status_code == 400
     )
 
 
 def test_race_page_shows_classification_eliminations_and_points(played, users):
-    page = _browser(users, None).get(f"/championships/{played['id']}/races/1/")
+    page = browser(users, None).get(f"/championships/{played['id']}/races/1/")
     assert page.status_code == 200
     table = page.context["table"]
     assert [[c.value for c in row.cells][:2] for row in table.rows] == [
@@ -87,15 +78,15 @@ def test_race_page_shows_classification_eliminations_and_points(played, users):
     assert [row.cells[-1].value for row in table.rows] == [10, 8, 0]
     assert page.context["eliminations"] == [(1, "Rui", 1)]
     assert page.context["replay_url"] is None
-    planned = _browser(users, None).get(f"/championships/{played['id']}/races/3/")
+    planned = browser(users, None).get(f"/championships/{played['id']}/races/3/")
     assert planned.status_code == 200 and planned.context["table"] is None
-    assert _browser(users, None).get(f"/championships/{played['id']}/races/4/").status_code == 404
+    assert browser(users, None).get(f"/championships/{played['id']}/races/4/").status_code == 404
 
 
 def test_a_simulated_race_links_its_replay(clients, users):
     champ = create(clients["organiser"], races=[{"circuit": "monaco"}])
     clients["scorekeeper"].post(f"/api/championships/{champ['id']}/races/1/simulate/")
-    page = _browser(users, None).get(f"/championships/{champ['id']}/races/1/")
+    page = browser(users, None).get(f"/championships/{champ['id']}/races/1/")
     url = page.context["replay_url"]
     assert url == f"/api/championships/{champ['id']}/races/1/replay/"
     assert clients["anonymous"].get(url).status_code == 200
@@ -104,24 +95,20 @@ def test_a_simulated_race_links_its_replay(clients, users):
 @pytest.mark.parametrize("who", [None, "outsider"])
 def test_private_pages_are_404_outside_the_club(clients, users, who):
     champ = create(clients["organiser"], public=False)
-    client = _browser(users, who)
-    for url in (f"/championships/{champ['id']}/", f"/championships/{champ['id']}/races/1/"):
-        assert client.get(url).status_code == 404
-    form = client.get(f"/championships/{champ['id']}/races/1/results/")
-    # The form asks for a login first (nothing learnt about private ids), then visibility.
-    assert form.status_code == (302 if who is None else 404)
-    assert _browser(users, "scorekeeper").get(f"/championships/{champ['id']}/").status_code == 200
+    base = f"/championships/{champ['id']}"
+    pages = (f"{base}/", f"{base}/races/1/")
+    assert_private_outside_the_club(users, who, pages, f"{base}/races/1/results/")
 
 
 def test_results_form_roles(clients, users):
     champ = create(clients["organiser"])
     url = f"/championships/{champ['id']}/races/1/results/"
-    anonymous = _browser(users, None).get(url)
+    anonymous = browser(users, None).get(url)
     assert anonymous.status_code == 302 and anonymous["Location"].startswith("/login/")
-    assert _browser(users, "outsider").get(url).status_code == 403
-    assert _browser(users, "bystander").get(url).status_code == 403
+    assert browser(users, "outsider").get(url).status_code == 403
+    assert browser(users, "bystander").get(url).status_code == 403
     for role in ("scorekeeper", "organiser", "superuser"):
-        assert _browser(users, role).get(url).status_code == 200
+        assert browser(users, role).get(url).status_code == 200
 
 
 def _post(rows: list[dict[str, Any]], version: int = 0) -> dict[str, Any]:
@@ -143,7 +130,7 @@ def _post(rows: list[dict[str, Any]], version: int = 0) -> dict[str, Any]:
 def test_results_form_uses_the_services_validation(clients, users):
     champ = create(clients["organiser"])
     url = f"/championships/{champ['id']}/races/1/results/"
-    scorekeeper = _browser(users, "scorekeeper")
+    scorekeeper = browser(users, "scorekeeper")
     page = scorekeeper.get(url)
     assert "Ana" in page.content.decode() and 'name="form-0-status"' in page.content.decode()
 
@@ -167,12 +154,6 @@ def test_results_form_uses_the_services_validation(clients, users):
     assert Race.objects.get(competition_id=champ["id"], number=1).version == 1
 
 
-def _queries(client: DjangoClient, url: str) -> int:
-    with CaptureQueriesContext(connection) as ctx:
-        assert client.get(url).status_code == 200
-    return len(ctx.captured_queries)
-
-
 def test_page_queries_do_not_grow_with_the_championship(clients, users):
     small = create(clients["organiser"], races=[{"circuit": "monaco"}])
     submit(clients["scorekeeper"], small, 1, race_rows(small, 1, ORDER))
@@ -189,10 +170,10 @@ def test_page_queries_do_not_grow_with_the_championship(clients, users):
             number,
             race_rows(large, number, names[number:] + names[:number]),
         )
-    client = _browser(users, None)
-    assert _queries(client, f"/championships/{small['id']}/") == _queries(
+    client = browser(users, None)
+    assert queries(client, f"/championships/{small['id']}/") == queries(
         client, f"/championships/{large['id']}/"
     )
-    assert _queries(client, f"/championships/{small['id']}/races/1/") == _queries(
+    assert queries(client, f"/championships/{small['id']}/races/1/") == queries(
         client, f"/championships/{large['id']}/races/6/"
     )

@@ -5,23 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.test import Client as DjangoClient
-from django.test.utils import CaptureQueriesContext
 
 from tests.leagues.helpers import create, rows, submit
+from tests.page_checks import assert_private_outside_the_club, browser, queries
 from tournament.leagues.models import Driver, League, Race
 
 pytestmark = pytest.mark.django_db
 
 ORDER = ["Ana", "Rui", "Eva"]
-
-
-def _browser(users: dict[str, Any], name: str | None) -> DjangoClient:
-    client = DjangoClient()
-    if name is not None:
-        client.force_login(users[name])
-    return client
 
 
 @pytest.fixture
@@ -34,7 +25,7 @@ def played(clients) -> dict[str, Any]:
 
 
 def test_league_page_shows_standings_grid_chart_and_races(played, users):
-    page = _browser(users, None).get(f"/leagues/{played['id']}/")
+    page = browser(users, None).get(f"/leagues/{played['id']}/")
     assert page.status_code == 200
     html = page.content.decode()
     for text in ("Heat Spring League", "Heat: Pedal to the Metal", "USA", "Italy", "Red"):
@@ -58,15 +49,15 @@ def test_league_page_shows_standings_grid_chart_and_races(played, users):
         ("Italy", "Ana"),
         ("France", ""),
     ]
-    assert _browser(users, None).get(f"/leagues/{played['id']}/?after_race=1").context["shown"] == 1
-    assert _browser(users, None).get(f"/leagues/{played['id']}/?after_race=3").status_code == 400
-    assert _browser(users, None).get(f"/leagues/{played['id']}/?after_race=x").status_code == 400
-    home = _browser(users, None).get("/").content.decode()
+    assert browser(users, None).get(f"/leagues/{played['id']}/?after_race=1").context["shown"] == 1
+    assert browser(users, None).get(f"/leagues/{played['id']}/?after_race=3").status_code == 400
+    assert browser(users, None).get(f"/leagues/{played['id']}/?after_race=x").status_code == 400
+    home = browser(users, None).get("/").content.decode()
     assert "Heat Spring League" in home and f'href="/leagues/{played["id"]}/"' in home
 
 
 def test_race_page_shows_the_order_bonus_and_points(played, users):
-    page = _browser(users, None).get(f"/leagues/{played['id']}/races/1/")
+    page = browser(users, None).get(f"/leagues/{played['id']}/races/1/")
     assert page.status_code == 200
     table = page.context["table"]
     assert [[c.value for c in row.cells] for row in table.rows] == [
@@ -75,29 +66,26 @@ def test_race_page_shows_the_order_bonus_and_points(played, users):
         [3, "Rui", "Red", "dnf", 0, 0],
     ]
     assert "USA" in page.content.decode()
-    planned = _browser(users, None).get(f"/leagues/{played['id']}/races/3/")
+    planned = browser(users, None).get(f"/leagues/{played['id']}/races/3/")
     assert planned.status_code == 200 and planned.context["results"] is False
-    assert _browser(users, None).get(f"/leagues/{played['id']}/races/4/").status_code == 404
+    assert browser(users, None).get(f"/leagues/{played['id']}/races/4/").status_code == 404
 
 
 @pytest.mark.parametrize("who", [None, "outsider"])
 def test_private_pages_are_404_outside_the_club(clients, users, who):
     league = create(clients["organiser"], public=False)
-    client = _browser(users, who)
-    for url in (f"/leagues/{league['id']}/", f"/leagues/{league['id']}/races/1/"):
-        assert client.get(url).status_code == 404
-    form = client.get(f"/leagues/{league['id']}/races/1/results/")
-    assert form.status_code == (302 if who is None else 404)  # a login first, then visibility
-    assert _browser(users, "scorekeeper").get(f"/leagues/{league['id']}/").status_code == 200
+    base = f"/leagues/{league['id']}"
+    pages = (f"{base}/", f"{base}/races/1/")
+    assert_private_outside_the_club(users, who, pages, f"{base}/races/1/results/")
 
 
 def test_results_form_roles(clients, users):
     league = create(clients["organiser"])
     url = f"/leagues/{league['id']}/races/1/results/"
-    assert _browser(users, None).get(url)["Location"].startswith("/login/")
-    assert _browser(users, "outsider").get(url).status_code == 403
+    assert browser(users, None).get(url)["Location"].startswith("/login/")
+    assert browser(users, "outsider").get(url).status_code == 403
     for role in ("scorekeeper", "organiser", "superuser"):
-        assert _browser(users, role).get(url).status_code == 200
+        assert browser(users, role).get(url).status_code == 200
 
 
 def _post(results: list[dict[str, Any]], version: int = 0) -> dict[str, Any]:
@@ -114,7 +102,7 @@ def _post(results: list[dict[str, Any]], version: int = 0) -> dict[str, Any]:
 def test_results_form_uses_the_services_validation(clients, users):
     league = create(clients["organiser"])
     url = f"/leagues/{league['id']}/races/1/results/"
-    scorekeeper = _browser(users, "scorekeeper")
+    scorekeeper = browser(users, "scorekeeper")
     html = scorekeeper.get(url).content.decode()
     assert "Ana" in html and 'name="form-0-status"' in html and 'name="form-0-bonus"' in html
 
@@ -138,14 +126,8 @@ def test_results_form_uses_the_services_validation(clients, users):
 
 def test_a_league_without_bonus_points_has_no_bonus_box(clients, users):
     league = create(clients["organiser"], bonus_points=False)
-    html = _browser(users, "scorekeeper").get(f"/leagues/{league['id']}/races/1/results/")
+    html = browser(users, "scorekeeper").get(f"/leagues/{league['id']}/races/1/results/")
     assert 'name="form-0-bonus"' not in html.content.decode()
-
-
-def _queries(client: DjangoClient, url: str) -> int:
-    with CaptureQueriesContext(connection) as ctx:
-        assert client.get(url).status_code == 200
-    return len(ctx.captured_queries)
 
 
 def test_page_queries_do_not_grow_with_the_league(clients, users):
@@ -159,11 +141,11 @@ def test_page_queries_do_not_grow_with_the_league(clients, users):
     names = [d["name"] for d in large["drivers"]]
     for number in range(1, 7):
         submit(clients["scorekeeper"], large, number, rows(large, names[number:] + names[:number]))
-    client = _browser(users, None)
-    assert _queries(client, f"/leagues/{small['id']}/") == _queries(
+    client = browser(users, None)
+    assert queries(client, f"/leagues/{small['id']}/") == queries(
         client, f"/leagues/{large['id']}/"
     )
-    assert _queries(client, f"/leagues/{small['id']}/races/1/") == _queries(
+    assert queries(client, f"/leagues/{small['id']}/races/1/") == queries(
         client, f"/leagues/{large['id']}/races/6/"
     )
 
@@ -200,7 +182,7 @@ def test_the_admin_sets_up_a_league_with_the_api_checks(users, django_capture_on
 
     users["organiser"].is_staff = True
     users["organiser"].save()
-    admin = _browser(users, "organiser")
+    admin = browser(users, "organiser")
     club = Club.objects.get(slug="velo-lisboa").pk
     add = "/admin/leagues/league/add/"
     bad = admin.post(add, _admin_post(None, club=club, races=[("X", "Gil")]))
