@@ -55,25 +55,25 @@ def grand_tour_scorer(tour: GrandTour, pools: Sequence[Sequence[StageTemplate]])
     rules = tour.rules
     setup = tour.setup
     previous = now if now.after_stage is not None else None
+    # Each template's lines as a stage result row takes them (minutes, seconds), made once.
+    lines = [
+        [tuple((t // 60, t % 60, sp, mp, ex) for t, sp, mp, ex in tpl.rows) for tpl in pool]
+        for pool in pools
+    ]
 
     def score(
         orders: Sequence[np.ndarray], uniforms: np.ndarray, theta: np.ndarray
     ) -> dict[str, list[int]]:
         stages = []
-        for k, order in enumerate(orders):
-            pool = pools[k]
-            template = pool[int(uniforms[k, 0] * len(pool))].rows
-            stages.append(
-                StageResults(
-                    first + k,
-                    tuple(
-                        RiderResult(riders[u], p + 1, t // 60, t % 60, sp, mp, ex)
-                        for p, (u, (t, sp, mp, ex)) in enumerate(
-                            zip(order.tolist(), template, strict=True)
-                        )
-                    ),
+        for k, (order, draw) in enumerate(zip(orders, uniforms[:, 0].tolist(), strict=True)):
+            template = lines[k][int(draw * len(lines[k]))]
+            results = [
+                RiderResult(riders[u], place, minutes, seconds, sprint, mountain, exhaustion)
+                for place, (u, (minutes, seconds, sprint, mountain, exhaustion)) in enumerate(
+                    zip(order.tolist(), template, strict=True), start=1
                 )
-            )
+            ]
+            stages.append(StageResults(first + k, tuple(results)))
         if not stages:
             final = now  # nothing left to simulate: the standings as they are
         else:

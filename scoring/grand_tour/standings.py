@@ -85,10 +85,9 @@ def compute_standings(
         podium_tp.update({row.team: row.podium for row in previous.tour_points})
         rest_tp.update({row.team: row.rest_days for row in previous.tour_points})
     out: list[Standings] = []
+    rider_ids = sorted(r.id for r in riders)  # what every stage lists, once each (checked)
     for expected, stage in enumerate(stages, start=first):
-        _check_stage(setup, stage, expected)
-        row_of = {row.rider: row for row in stage.rows}
-        position = {row.rider: row.position for row in stage.rows}
+        _check_stage(setup, stage, expected, rider_ids)
         for row in stage.rows:
             time[row.rider] += row.time
             sprint[row.rider] += row.sprint_points
@@ -104,6 +103,7 @@ def compute_standings(
             continue  # nothing of this stage's standings is kept or carried
 
         number = stage.number
+        position = {row.rider: row.position for row in stage.rows}
         general = rank_general(riders, time, position, stage=number)
         sprint_rows = rank_points(riders, sprint, position, stage=number)
         mountain_rows = rank_points(riders, mountain, position, stage=number)
@@ -130,6 +130,7 @@ def compute_standings(
             else {t.id: 0 for t in setup.teams}
         )
         tour_points = _rank_tour_points(setup, podium_tp, rest_tp, bonus, best, number)
+        row_of = {row.rider: row for row in stage.rows}
         totals = {row.team: row.total for row in tour_points}
         rested = {rider_id for _, rider_id in awards}
         out.append(
@@ -207,16 +208,18 @@ def _rank_tour_points(
     )
 
 
-def _check_stage(setup: TourSetup, stage: StageResults, expected: int) -> None:
+def _check_stage(
+    setup: TourSetup, stage: StageResults, expected: int, rider_ids: Sequence[int]
+) -> None:
+    """``rider_ids``: the tour's riders' ids, sorted."""
     if stage.number != expected:
         raise ValueError(f"expected stage {expected}, got stage {stage.number}")
     if stage.number > setup.stage_count:
         raise ValueError(f"stage {stage.number} is past the tour's {setup.stage_count} stages")
-    ids = sorted(row.rider for row in stage.rows)
-    if ids != sorted(r.id for r in setup.riders):
+    if sorted(row.rider for row in stage.rows) != rider_ids:
         raise ValueError(f"stage {stage.number} does not list every rider exactly once")
-    if sorted(row.position for row in stage.rows) != list(range(1, len(ids) + 1)):
-        raise ValueError(f"stage {stage.number} positions are not 1..{len(ids)}")
+    if sorted(row.position for row in stage.rows) != list(range(1, len(rider_ids) + 1)):
+        raise ValueError(f"stage {stage.number} positions are not 1..{len(rider_ids)}")
 
 
 __all__ = ["PODIUM_SIZE", "compute_standings", "initial_standings"]
