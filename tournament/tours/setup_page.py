@@ -20,19 +20,25 @@ Buttons ``action``: ``add:stages``, ``add:teams``, ``add:stages-i-stacks``,
 
 from __future__ import annotations
 
-import json
-from functools import cache
 from typing import Any
 
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.flamme_rouge.track import CourseError
-from tournament.catalogue.data import catalogue, describe
+from tournament.catalogue.data import describe
 from tournament.tours.setup import MAX_STAGES, SPECIALIST_BASE
+from tournament.tours.setup_page_courses import (
+    CUSTOM,
+    catalogue_json,
+    course_choices,
+    course_key,
+    courses,
+    finish_words,
+    profile_svg,
+    script_words,
+)
 from tournament.tours.setup_rules import TOUR_RULES
 from tournament.web.setup import dates, flow
 from tournament.web.setup.boxes import (
@@ -49,8 +55,6 @@ from tournament.web.setup.dates import EventDates, local_date
 from tournament.web.setup.rows_page import numbered, optional_parts
 from tournament.web.setup.views import SetupPage
 
-CUSTOM = "custom"
-NO_COURSE = "none"
 ROLES = ("rouleur", "sprinteur")
 # The riders' colours of Flamme Rouge and its Peloton expansion, in the order the page suggests
 # them as team names; the CSS colour draws the swatch.
@@ -65,33 +69,6 @@ COLOURS = (
 ENGLISH_COLOURS = {"red": 0, "blue": 1, "green": 2, "black": 3, "white": 4, "pink": 5}
 NEW_STAGE_ROWS = 3
 NEW_TEAM_ROWS = 3
-
-
-@cache
-def courses() -> dict[str, dict[str, Any]]:
-    """The catalogue's courses by the key the form uses (``<id>-<players>``)."""
-    return {f"{c['id']}-{c['players']}": c for c in catalogue()["courses"]}
-
-
-def course_key(text: str) -> str:
-    """The catalogue key of a course string, ``custom`` for any other, ``none`` for none."""
-    if not text:
-        return NO_COURSE
-    return next((key for key, c in courses().items() if c["course"] == text), CUSTOM)
-
-
-def course_choices() -> list[tuple[str, Any]]:
-    choices: list[tuple[str, Any]] = [("", _("Choose a course…"))]
-    for key, c in courses().items():
-        choices.append(
-            (
-                key,
-                _("%(name)s · %(players)s players") % {"name": c["name"], "players": c["players"]},
-            )
-        )
-    choices.append((CUSTOM, _("Custom course (tile codes)")))
-    choices.append((NO_COURSE, _("No course: results entered by hand only")))
-    return choices
 
 
 def specialist_choices(role: str) -> list[tuple[str, str]]:
@@ -110,121 +87,6 @@ def colour_of(name: str) -> str:
             (i for i, (word, _c) in enumerate(COLOURS) if str(word).casefold() == folded), -1
         )
     return COLOURS[index][1] if index >= 0 else ""
-
-
-# --- the profile drawing (the same as static/podium/setup.js draws) ------------------------
-
-
-def profile_svg(profile: list[dict[str, Any]], stacks: list[dict[str, Any]]) -> SafeString:
-    """The course's squares as columns rising on ascents and falling after descents, coloured
-    by terrain, the finish line drawn, stacks as dots; each square clickable (``data-square``)."""
-    if not profile:
-        return SafeString("")
-    width, base, step = 6, 34, 3
-    levels, level = [], 0
-    for square in profile:
-        if square["terrain"] == "ascent":
-            level += 1
-        levels.append(level)
-        if square["terrain"] == "descent":
-            level -= 1
-    low, high = min([0, *levels]), max([0, *levels])
-    height = base + (high - low) * step + 14
-    terrain = terrain_words()
-    parts = []
-    finish_drawn = False
-    for i, square in enumerate(profile):
-        h = 16 + (levels[i] - low) * step
-        label = _("Square %(n)s") % {"n": i + 1}
-        parts.append(
-            format_html(
-                '<rect x="{}" y="{}" width="{}" height="{}" class="sq t-{}" data-square="{}">'
-                "<title>{} · {}</title></rect>",
-                i * width,
-                height - h,
-                width - 0.6,
-                h,
-                square["terrain"],
-                i + 1,
-                label,
-                terrain.get(square["terrain"], square["terrain"]),
-            )
-        )
-        if square.get("past_line") and not finish_drawn:
-            finish_drawn = True
-            parts.append(
-                format_html(
-                    '<line x1="{}" x2="{}" y1="0" y2="{}" class="finish-line"/>',
-                    i * width - 0.3,
-                    i * width - 0.3,
-                    height,
-                )
-            )
-    for stack in stacks:
-        square_number = stack.get("square")
-        if not isinstance(square_number, int) or not 1 <= square_number <= len(profile):
-            continue
-        i = square_number - 1
-        h = 16 + (levels[i] - low) * step
-        parts.append(
-            format_html(
-                '<circle cx="{}" cy="{}" r="{}" class="stack-mark stack-{}"/>',
-                i * width + width / 2,
-                max(height - h - 5, 4),
-                3.4 if stack.get("type") == "major" else 2.4,
-                stack.get("side", "sprint"),
-            )
-        )
-    return format_html(
-        '<svg viewBox="0 0 {} {}" role="img" aria-label="{}">{}</svg>',
-        len(profile) * width,
-        height,
-        _("Course profile, %(n)s squares") % {"n": len(profile)},
-        format_html_join("", "{}", ((p,) for p in parts)),
-    )
-
-
-def terrain_words() -> dict[str, str]:
-    return {
-        "start": _("start"),
-        "flat": _("flat"),
-        "ascent": _("ascent"),
-        "descent": _("descent"),
-        "supply": _("supply"),
-        "cobbles": _("cobbles"),
-        "breakaway": _("breakaway"),
-    }
-
-
-def finish_words() -> dict[str, str]:
-    return {"flat": _("flat finish"), "ascent": _("ascent finish")}
-
-
-def script_words() -> str:
-    """What setup.js writes, in the page's language (JSON)."""
-    return json.dumps(
-        {
-            "profile": _("Course profile, %(n)s squares"),
-            "square": _("Square %(n)s"),
-            "terrain": terrain_words(),
-            "finish": finish_words(),
-            "info": _("%(n)s squares · %(finish)s · click a square to place a token stack there"),
-            "nocourse": _("Without a course the stage cannot be simulated; results are typed in."),
-            "clash": _(
-                "Only %(copies)s copy of this Specialist exists with %(teams)s teams (GT-1.3)."
-            ),
-            "placed": _("Token stack placed on square %(n)s: choose its kind and side."),
-        }
-    )
-
-
-def catalogue_json() -> str:
-    return json.dumps(
-        {
-            key: {"name": c["name"], "profile": c["profile"], "finish": c["finish"]}
-            for key, c in courses().items()
-        }
-    )
 
 
 def date_box(values: Values, errors: ErrorMap, p: str) -> Box:
@@ -652,4 +514,4 @@ class TourSetupPage(EventDates, SetupPage):
 
 TOUR_SETUP = TourSetupPage()
 
-__all__ = ["TOUR_SETUP", "Box", "TourSetupPage", "profile_svg"]
+__all__ = ["TOUR_SETUP", "Box", "TourSetupPage", "courses", "profile_svg"]
