@@ -131,3 +131,20 @@ def test_rule_boxes_are_grouped_typed_and_carry_their_errors():
     assert boxes["rules-dummy_teams"].kind == "select"
     assert boxes["rules-max_teams"].unit and boxes["rules-max_teams"].default == "6"
     assert not errors
+
+
+def test_a_rows_optional_keys_are_sent_only_when_filled_and_typed():
+    from tournament.web.setup.rows_page import numbered, optional_parts, stored_text
+
+    values = {"races-0-laps": " 2 ", "races-0-drivers": "Ana, , Eva", "races-0-date": ""}
+    parts = optional_parts(values, "races-0", "laps", "drivers", "date")
+    assert parts == {"laps": 2, "drivers": ["Ana", "Eva"]}  # no date: the API's default
+    assert optional_parts({"races-1-laps": "x"}, "races-1", "laps") == {"laps": "x"}  # as typed
+    assert [stored_text(v) for v in (None, ["Ana", "Eva"], 3, "Red")] == [
+        "",
+        "Ana, Eva",
+        "3",
+        "Red",
+    ]
+    assert numbered(0) == {"index": 0, "number": 1}
+    assert numbered("__i__") == {"index": "__i__", "number": "__n__"}
