@@ -30,6 +30,8 @@ urlpatterns = [
     path("api/catalogue/", include("tournament.catalogue.urls")),
     # Live updates: /api/<collection>/<id>/events/ and /<collection>/<id>/screen/ (tournament/live).
     path("", include("tournament.live.urls")),
+    # Before the router: tours/import-companion/ would read as the tour "import-companion".
+    path("api/", include("tournament.tours.imports.urls")),  # tournament/tours/imports/api.py
     path("api/", include(router.urls)),
     # GET /api/<collection>/{id}/forecast/ of every kind (tournament/forecasts/api.py)
     path("api/", include("tournament.forecasts.urls")),
@@ -46,6 +48,7 @@ urlpatterns = [
     # Before the web pages: "clubs/new/" would otherwise be read as the club with slug "new".
     path("", include("tournament.clubs.urls")),  # start a club, members, invitations
     path("", include("tournament.players.page_urls")),  # /clubs/<slug>/players/
+    path("", include("tournament.tours.imports.page_urls")),  # /clubs/<slug>/import/
     path("", include("tournament.webhooks.page_urls")),  # /clubs/<slug>/webhooks/
     # /<collection>/<id>/sheet.pdf and …/<events>/<n>/card.png (tournament/printouts).
     path("", include("tournament.printouts.urls")),

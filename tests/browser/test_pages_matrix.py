@@ -141,6 +141,7 @@ def matrix(users: Any, clients: Any) -> dict[str, str]:
     return {
         "home": "/",
         "club": "/clubs/velo-lisboa/",
+        "club-import": "/clubs/velo-lisboa/import/",  # organisers' upload page (the session's)
         **_tour_pages(users),
         **_championship_pages(clients),
         **_league_pages(clients),

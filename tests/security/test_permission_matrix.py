@@ -148,6 +148,19 @@ def _import(ctx: dict[str, Any], role: str) -> dict[str, Any]:
     return {"club": "velo-lisboa", "document": ctx["export"]}
 
 
+def _companion_import(ctx: dict[str, Any], role: str) -> dict[str, Any]:
+    from tests.imports.helpers import complete_tour
+
+    return {"club": "velo-lisboa", "document": complete_tour(), "public": ctx["public"]}
+
+
+def _csv_import(ctx: dict[str, Any], role: str) -> dict[str, Any]:
+    from tournament.tours.imports.csv_format import template_lines, write_csv
+
+    text = write_csv(template_lines())
+    return {"club": "velo-lisboa", "name": f"Sheet of {role}", "csv": text}
+
+
 def _rally_championship(ctx: dict[str, Any], role: str) -> dict[str, Any]:
     return {"club": "velo-lisboa", "name": f"Taça of {role}", "public": ctx["public"]}
 
@@ -251,6 +264,17 @@ MATRIX: list[Row] = [
     # player pages (tournament/players/pages.py): anyone; the record is filtered per reader
     Row("GET", "/clubs/{club}/players/", everyone(200), web=True),
     Row("GET", "/clubs/{club}/players/999999/", everyone(404), web=True),
+    # tour imports (tournament/tours/imports): organisers import; the CSVs are read like tours
+    Row("POST", "/api/tours/import-companion/", create(201), _companion_import),
+    Row("POST", "/api/tours/import-csv/", create(201), _csv_import),
+    Row("GET", "/api/tours/import-csv/template.csv", everyone(200)),
+    Row("GET", "/api/tours/{id}/results.csv", read()),
+    Row(
+        "GET",
+        "/clubs/{club}/import/",
+        {v: _per_role(302, 403, 403, 200) for v in (PUBLIC, PRIVATE)},
+        web=True,
+    ),
     Row(
         "POST",
         "/api/auth/token/",
