@@ -20,7 +20,17 @@ from django.test import AsyncClient
 from tests.conftest import stage_rows
 from tests.rallies.helpers import create_rally, sheet
 from tests.rallies.helpers import submit as submit_rally
-from tournament.live.hub import RESYNC, Message, ThreadSubscriber, bridge, decode, hub, redis_url
+from tournament.live.hub import (
+    QUEUE_SIZE,
+    RESYNC,
+    Hub,
+    Message,
+    ThreadSubscriber,
+    bridge,
+    decode,
+    hub,
+    redis_url,
+)
 from tournament.live.state import LiveState, Target
 from tournament.live.stream import Follower
 
@@ -99,7 +109,7 @@ def test_the_asgi_stream_sends_the_resolutions_it_sees(clients, tour, settings):
     assert second["id"] == "2"
     assert second["data"] == {"after_stage": 2, "version": 2, "event": 2, "outcome": "resolved"}
     assert got[-1] == ": keep-alive\n\n"
-    assert hub.count() == 0  # the closed stream left the hub
+    assert hub.count(f"tour:{tour['id']}") == 0  # the closed stream left the hub
 
 
 def test_the_wsgi_stream_of_runserver(clients, tour, settings):
@@ -116,7 +126,7 @@ def test_the_wsgi_stream_of_runserver(clients, tour, settings):
         received = next(chunks).decode()
     assert parse(received)["data"]["version"] == 1
     response.close()
-    assert hub.count() == 0
+    assert hub.count(f"tour:{tour['id']}") == 0
 
 
 def test_a_rally_change_reaches_its_championships(clients):
@@ -180,18 +190,62 @@ def test_a_full_queue_keeps_the_newest_messages():
     assert kept == list(range(100 - len(kept), 100)) and len(kept) > 1
 
 
-def test_the_hub_is_safe_across_threads():
-    subscribers = [ThreadSubscriber() for _ in range(8)]
+def run_together(work: Any, count: int) -> list[BaseException]:
+    """Run ``work(i)`` in ``count`` threads released at once; the errors they raised.
 
-    def churn(subscriber: ThreadSubscriber) -> None:
-        for _ in range(200):
-            hub.add("tour:0", subscriber)
-            hub.deliver("tour:0", Message("ping"))
-            hub.remove("tour:0", subscriber)
+    A barrier, not a sleep, lines them up, so that they contend whatever the machine's load; the
+    generous timeouts only bound a deadlock.
+    """
+    start = threading.Barrier(count)
+    errors: list[BaseException] = []
 
-    threads = [threading.Thread(target=churn, args=(s,)) for s in subscribers]
+    def run(index: int) -> None:
+        try:
+            start.wait(WAIT)
+            work(index)
+        except BaseException as exc:  # reported by the test, not lost in a thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
-    assert hub.count() == 0
+        thread.join(60)
+    assert not any(thread.is_alive() for thread in threads), "deadlocked"
+    return errors
+
+
+def test_the_hub_is_safe_across_threads():
+    # A hub of the test's own: the process's hub may hold other viewers (a live server's).
+    own = Hub()
+    subscribers = [ThreadSubscriber() for _ in range(8)]
+
+    def churn(index: int) -> None:
+        for number in range(200):
+            own.add("tour:0", subscribers[index])
+            own.deliver("tour:0", Message("ping", {"from": index, "n": number}))
+            own.remove("tour:0", subscribers[index])
+
+    assert run_together(churn, len(subscribers)) == []
+    assert own.count() == 0
+    # Each one got at least its own 200 pings while subscribed: a full queue, oldest dropped.
+    assert [s.queue.qsize() for s in subscribers] == [QUEUE_SIZE] * len(subscribers)
+
+
+def test_a_viewer_fed_by_many_threads_keeps_the_newest_messages():
+    # The race behind the hub's failure under load: one producer refilling the queue between
+    # another's drop and put made that put raise queue.Full in the producer.
+    subscriber = ThreadSubscriber()
+
+    def feed(index: int) -> None:
+        for number in range(500):
+            subscriber.deliver(Message("ping", {"from": index, "n": number}))
+
+    assert run_together(feed, 8) == []
+    kept = [subscriber.queue.get_nowait() for _ in range(subscriber.queue.qsize())]
+    assert len(kept) == QUEUE_SIZE
+    # The very last delivery (some producer's 500th) is kept; each producer's are in order.
+    assert any(m.data["n"] == 499 for m in kept)
+    for index in range(8):
+        numbers = [m.data["n"] for m in kept if m.data["from"] == index]
+        assert numbers == sorted(numbers)

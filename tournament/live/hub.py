@@ -92,9 +92,16 @@ class ThreadSubscriber:
 
     def __init__(self) -> None:
         self.queue: queue.Queue[Message] = queue.Queue(QUEUE_SIZE)
+        self._put_lock = threading.Lock()
 
     def deliver(self, message: Message) -> None:
-        _put_latest(self.queue, message)
+        # Several threads deliver to one viewer (the bridge, and without Redis every thread that
+        # publishes). Dropping the oldest and putting must be one step: another producer's put
+        # in between fills the queue again and the second put_nowait raises queue.Full in the
+        # publisher (under load, churning threads died that way with their viewer still in the
+        # hub). The reader only takes, so it cannot fill the queue; it needs no lock.
+        with self._put_lock:
+            _put_latest(self.queue, message)
 
 
 class Hub:
@@ -130,8 +137,11 @@ class Hub:
         for subscriber in subscribers:
             subscriber.deliver(message)
 
-    def count(self) -> int:
+    def count(self, key: str | None = None) -> int:
+        """The viewers of ``key``, or of every key."""
         with self._lock:
+            if key is not None:
+                return len(self._subscribers.get(key, ()))
             return sum(len(group) for group in self._subscribers.values())
 
 

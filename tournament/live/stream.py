@@ -130,7 +130,9 @@ def follow_sync(target: Target, since: int | None) -> Iterator[str]:
     follower = Follower(target, since)
     try:
         yield prelude(poll_seconds() * 1000)
-        yield follower.on_state(target.state()) or KEEPALIVE
+        # read_state closes the thread's connection after each read: a stream that waits for
+        # hours (or a live server's thread the browser left) holds no database session.
+        yield follower.on_state(read_state(target)) or KEEPALIVE
         while True:
             try:
                 message = subscriber.queue.get(timeout=keepalive_seconds())
@@ -138,7 +140,7 @@ def follow_sync(target: Target, since: int | None) -> Iterator[str]:
                 yield KEEPALIVE  # also how a closed connection is noticed: the write fails
                 continue
             out = (
-                follower.on_state(target.state())
+                follower.on_state(read_state(target))
                 if message is RESYNC
                 else follower.on_message(message)
             )
@@ -161,6 +163,7 @@ def response(target: Target, since: int | None, *, asgi: bool) -> StreamingHttpR
         release_connection()
         content: AsyncIterator[str] | Iterator[str] = follow_async(target, since)
     elif getattr(settings, "PODIUM_LIVE_WSGI_STREAM", settings.DEBUG):
+        release_connection()
         content = follow_sync(target, since)
     else:
         content = answer_once(target, since)
