@@ -84,6 +84,7 @@ def _tour_pages(users: Any) -> dict[str, str]:
         "team": f"{base}/teams/{team.pk}/",
         "embed": f"/embed{base}/",
         "tour-form": f"{base}/stages/5/results/",
+        "tour-forecast": f"{base}/forecast/",
     }
 
 
@@ -100,6 +101,7 @@ def _championship_pages(clients: Any) -> dict[str, str]:
         "championship": f"{base}/",
         "race": f"{base}/races/2/",
         "race-form": f"{base}/races/3/results/",
+        "championship-forecast": f"{base}/forecast/",
     }
 
 
@@ -115,6 +117,7 @@ def _league_pages(clients: Any) -> dict[str, str]:
         "league": f"{base}/",
         "league-race": f"{base}/races/1/",
         "league-form": f"{base}/races/3/results/",
+        "league-forecast": f"{base}/forecast/",
     }
 
 
@@ -133,11 +136,18 @@ def _rally_pages(clients: Any) -> dict[str, str]:
         "rally-stage": f"{base}/stages/2/",
         "rally-cup": f"/rally-championships/{cup['id']}/",
         "rally-form": f"{base}/stages/3/results/",
+        "rally-forecast": f"{base}/forecast/",
+        "rally-cup-forecast": f"/rally-championships/{cup['id']}/forecast/",
     }
 
 
 @pytest.fixture
-def matrix(users: Any, clients: Any) -> dict[str, str]:
+def matrix(users: Any, clients: Any, settings: Any) -> dict[str, str]:
+    # Forecasts on (few simulations, as tests/forecasts/conftest.py): the competition pages'
+    # summaries and the forecast pages show real odds, tables and charts.
+    settings.PODIUM_FORECASTS = True
+    settings.PODIUM_FORECAST_SIMULATIONS = settings.PODIUM_FORECAST_CHUNK = 300
+    settings.PODIUM_FORECAST_TEMPLATE_RUNS = 4
     return {
         "home": "/",
         "club": "/clubs/velo-lisboa/",

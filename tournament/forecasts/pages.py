@@ -1,18 +1,36 @@
-"""The forecast section of every competition page: the title odds as tables (statuses in words,
-reasons on hover, tap and for screen readers), the main classification's positions as a heat
-map (shaded cells with their figures) and each title's odds after every event so far (the
-shared accessible line chart, with its data table)."""
+"""The forecast of every competition, for its pages (issue #16, issue #17).
+
+Two readings of the stored forecast, written once for every kind:
+
+- :func:`summary`, the include of each competition page: who can still win each title and the
+  favourite's chance, in one small table, with a link to the full forecast. The competition
+  page reads only the latest forecast's titles (one query, without the simulations' exact
+  statuses or the rank distribution): a 21-stage tour stores ~1.5 MB of forecasts whose
+  decoding alone cost the page 25 ms, and its charts 80 KB.
+- :func:`forecast_page`, ``/<collection>/<id>/forecast/`` (``?after_stage=N`` and the like):
+  the title odds as tables (statuses in words, reasons on hover, tap and for screen readers),
+  the main classification's positions as a heat map (shaded cells with their figures) and each
+  title's odds after every event so far (the shared accessible line chart, with its data table).
+"""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
+from django.core.exceptions import BadRequest
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import URLPattern, path, reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_safe
 
-from tournament.forecasts.loaders import RALLY_CHAMPIONSHIP
+from scoring.digits import parse_digits
+from tournament.forecasts.loaders import RALLY_CHAMPIONSHIP, current
 from tournament.forecasts.models import Forecast
-from tournament.forecasts.reading import forecast_body, history, ordered, stored
+from tournament.forecasts.reading import forecast_body, history, ordered
 from tournament.web.charts import PALETTE_SIZE, LineChart, Series, line_chart
 
 TITLE_NAMES = {
@@ -164,15 +182,181 @@ def lead(kind: str, body: dict[str, Any]) -> str:
     ) % {"count": f"{count:,}", "since": since}
 
 
-def section(kind: str, competition: Any) -> dict[str, Any]:
-    """The include's context."""
-    rows = stored(kind, competition)
-    body = forecast_body(kind, competition, AFTER.get(kind, "after_race"), None, rows)
+def _rows(kind: str, competition: Any, **filters: Any) -> list[Forecast]:
+    """The competition's stored forecasts in event order, without the exact statuses kept for
+    the chunks' merge (as large as the titles, and read by no page)."""
+    rows = Forecast.objects.filter(kind=kind, competition_id=competition.pk, **filters)
+    return list(rows.defer("exact").order_by("after"))
+
+
+def section(kind: str, competition: Any, after: int | None = None) -> dict[str, Any]:
+    """The full forecast after event ``after`` (None: the latest; validated by the caller):
+    odds tables, heat map and the odds after each event up to it (one query)."""
+    rows = _rows(kind, competition)
+    body = forecast_body(kind, competition, AFTER.get(kind, "after_race"), after, rows)
+    shown = body.get(AFTER.get(kind, "after_race")) or 0
+    ready = [r for r in history(kind, competition, rows) if r.after <= shown]
     return {
         "forecast": body,
         "computing": body["status"] == "computing",
         "lead": lead(kind, body) if body["titles"] else "",
         "tables": odds_tables(body["titles"]),
         "heat": heat_map(body["positions"]),
-        "charts": odds_charts(history(kind, competition, rows)),
+        "charts": odds_charts(ready),
     }
+
+
+#: Entrants named beside the favourite in the summary, at most (then "and N more").
+OTHERS = 3
+
+
+#: Shorter names of the titles where the summary's first column needs them (a phone's width).
+SHORT_NAMES: dict[str, str | Promise] = {
+    "yellow": gettext_lazy("Yellow jersey"),
+    "green": gettext_lazy("Green jersey"),
+    "polka_dot": gettext_lazy("Polka Dot jersey"),
+    "team": gettext_lazy("Team classification"),
+    "tour_points": gettext_lazy("Tour Points"),
+}
+
+
+def title_summary(titles: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """One row per title: the favourite (entries come highest probability first) with its
+    chance and status, and the others who can still win it, in one line of text."""
+    summary = []
+    for key, entries in titles.items():
+        if not entries:
+            continue
+        favourite, rest = entries[0], entries[1:]
+        alive = [e for e in rest if e["status"] != "eliminated"]
+        others = ", ".join(f"{e['name']} {percent(e['probability'])}" for e in alive[:OTHERS])
+        more = len(alive) - OTHERS
+        if more > 0:
+            others += " " + ngettext("and %(n)s more", "and %(n)s more", more) % {"n": more}
+        summary.append(
+            {
+                "key": key,
+                "label": SHORT_NAMES.get(key) or TITLE_NAMES.get(key, key),
+                "name": favourite["name"],
+                "percent": percent(favourite["probability"]),
+                "status": favourite["status"],
+                "status_label": STATUS.get(favourite["status"], favourite["status"]),
+                "others": others,
+            }
+        )
+    return summary
+
+
+def forecast_url(kind: str, pk: int) -> str:
+    """The address of the competition's full forecast page (``forecast:<kind>``)."""
+    return reverse(f"forecast:{kind}", args=[pk])
+
+
+def summary(kind: str, competition: Any) -> dict[str, Any]:
+    """The competition page's include: the latest forecast's titles only (one query).
+
+    The summary names no reasons: the titles are read as stored (reasons untranslated, each
+    entrant's scenario unread) and only the status, the lead and the planning of a missing or
+    stale forecast go through :func:`forecast_body` (with the titles left out).
+    """
+    now_after = current(kind, competition)[0]
+    rows = list(
+        Forecast.objects.filter(kind=kind, competition_id=competition.pk, after=now_after).defer(
+            "exact", "positions"
+        )
+    )
+    titles: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        titles = {title: row.titles[title] for title in ordered(row.titles)}
+        # read here, not translated again there; the distribution (deferred) is not shown
+        row.titles, row.positions = {}, {}
+    body = forecast_body(kind, competition, AFTER.get(kind, "after_race"), None, rows)
+    titles = titles or body["titles"]  # none stored before: the read planned and re-read it
+    return {
+        "computing": body["status"] == "computing",
+        "lead": lead(kind, body) if titles else "",
+        "titles": title_summary(titles),
+        "url": forecast_url(kind, competition.pk),
+    }
+
+
+# --- the forecast page -------------------------------------------------------------------------
+
+#: The label of the page's ``after_*`` selector, per kind.
+AFTER_LABEL = {
+    "tour": gettext_lazy("After stage"),
+    "rally": gettext_lazy("After stage"),
+    RALLY_CHAMPIONSHIP: gettext_lazy("After rally"),
+}
+
+
+def _competition(kind: str, pk: int, user: Any) -> tuple[Any, str]:
+    """The competition ``pk`` if ``user`` may read it (else Http404) and its page's address."""
+    from tournament.web.access import visible_or_404
+    from tournament.web.pages import pages_of
+
+    if kind == RALLY_CHAMPIONSHIP:
+        from tournament.rallies.models import RallyChampionship
+
+        queryset: Any = RallyChampionship.objects.select_related("club")
+        competition = visible_or_404(queryset, pk, user)
+        return competition, reverse("rallies:championship", args=[competition.pk])
+    pages = pages_of(kind)
+    if pages is None:
+        raise Http404
+    competition = visible_or_404(
+        pages.game.competition_model.objects.select_related("club"), pk, user
+    )
+    return competition, pages.competition_url(competition.pk)
+
+
+def _after(request: HttpRequest, name: str, latest: int) -> int | None:
+    """The ``after_*`` parameter: None when absent, else 0..latest (anything else is a 400, as
+    in the API)."""
+    raw = request.GET.get(name, "")
+    if raw == "":
+        return None
+    try:
+        after = parse_digits(raw)
+    except ValueError:
+        raise BadRequest(_("%(name)s must be a whole number.") % {"name": name}) from None
+    if after > latest:
+        raise BadRequest(_("Must be between 0 and %(n)s.") % {"n": latest})
+    return after
+
+
+def forecast_page(request: HttpRequest, pk: int, *, kind: str) -> HttpResponse:
+    """Every title's odds, the final positions and the odds after each event so far."""
+    competition, competition_url = _competition(kind, pk, request.user)
+    name = AFTER.get(kind, "after_race")
+    latest = current(kind, competition)[0]
+    after = _after(request, name, latest)
+    context = section(kind, competition, after)
+    shown = context["forecast"].get(name) or 0
+    context.update(
+        {
+            "competition": competition,
+            "competition_url": competition_url,
+            "after_name": name,
+            "after_label": AFTER_LABEL.get(kind, _("After race")),
+            "after_choices": [(n, str(n) if n else _("Start")) for n in range(latest + 1)],
+            "shown": shown,
+        }
+    )
+    return render(request, "web/forecast/page.html", context)
+
+
+def urlpatterns() -> list[URLPattern]:
+    """``/<collection>/<id>/forecast/`` for every kind with pages, and rally championships."""
+    from tournament.web.pages import all_pages
+
+    collections = [(p.kind, p.game.collection) for p in all_pages()]
+    collections.append((RALLY_CHAMPIONSHIP, "rally-championships"))
+    return [
+        path(
+            f"{collection}/<int:pk>/forecast/",
+            require_safe(partial(forecast_page, kind=kind)),
+            name=kind,
+        )
+        for kind, collection in collections
+    ]

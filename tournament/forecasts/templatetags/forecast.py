@@ -1,4 +1,5 @@
-"""``{% forecast_section kind competition %}``: the forecast section of a competition page."""
+"""``{% forecast_section kind competition %}``: the forecast summary of a competition page (who
+can still win, the favourites' chances, a link to the full forecast page)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ from typing import Any
 
 from django import template
 
-from tournament.forecasts.pages import section
+from tournament.forecasts.pages import summary
 
 register = template.Library()
 
 
-@register.inclusion_tag("web/forecast/section.html")
+@register.inclusion_tag("web/forecast/summary.html")
 def forecast_section(kind: str, competition: Any) -> dict[str, Any]:
-    return section(kind, competition)
+    return summary(kind, competition)
