@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "tournament.printouts",
     "tournament.webhooks",
     "tournament.players",
+    "tournament.seasons",
 ]
 
 MIDDLEWARE = [

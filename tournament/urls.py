@@ -39,6 +39,8 @@ urlpatterns = [
     path("api/", include("tournament.webhooks.urls")),
     # /api/clubs/{slug}/players/ (tournament/players/api.py)
     path("api/", include("tournament.players.urls")),
+    # /api/clubs/{slug}/seasons/ (tournament/seasons/api.py)
+    path("api/", include("tournament.seasons.urls")),
     # Before the admin's own route: a refused sign-in answers 429 there too (clubs/auth.py).
     path("admin/login/", throttled_admin_login),
     path("admin/", admin.site.urls),
@@ -49,6 +51,7 @@ urlpatterns = [
     path("", include("tournament.clubs.urls")),  # start a club, members, invitations
     path("", include("tournament.players.page_urls")),  # /clubs/<slug>/players/
     path("", include("tournament.tours.imports.page_urls")),  # /clubs/<slug>/import/
+    path("", include("tournament.seasons.page_urls")),  # /clubs/<slug>/seasons/
     path("", include("tournament.webhooks.page_urls")),  # /clubs/<slug>/webhooks/
     # /<collection>/<id>/sheet.pdf and …/<events>/<n>/card.png (tournament/printouts).
     path("", include("tournament.printouts.urls")),

@@ -275,6 +275,34 @@ MATRIX: list[Row] = [
         {v: _per_role(302, 403, 403, 200) for v in (PUBLIC, PRIVATE)},
         web=True,
     ),
+    # club seasons (tournament/seasons): read by anyone (standings count what the reader may
+    # see), created and changed by the club's organisers; the form is theirs too
+    Row("GET", "/api/clubs/{club}/seasons/", everyone(200)),
+    Row(
+        "POST",
+        "/api/clubs/{club}/seasons/",
+        create(201),
+        lambda ctx, role: {
+            "name": f"Season of {role}",
+            "points": [3, 2, 1],
+            "competitions": [{"kind": "tour", "id": ctx["id"]}],
+        },
+    ),
+    Row("GET", "/api/clubs/{club}/seasons/999999/", everyone(404)),
+    Row(
+        "PATCH",
+        "/api/clubs/{club}/seasons/999999/",
+        {v: _per_role(401, 403, 403, 404) for v in (PUBLIC, PRIVATE)},
+        lambda ctx, role: {"name": "X"},
+    ),
+    Row("GET", "/api/clubs/{club}/seasons/999999/standings/", everyone(404)),
+    Row("GET", "/clubs/{club}/seasons/999999/", everyone(404), web=True),
+    Row(
+        "GET",
+        "/clubs/{club}/seasons/new/",
+        {v: _per_role(302, 403, 403, 200) for v in (PUBLIC, PRIVATE)},
+        web=True,
+    ),
     Row(
         "POST",
         "/api/auth/token/",

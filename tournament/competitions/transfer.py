@@ -5,12 +5,20 @@ the same checks), the rules, and every result version of every event. Entrants a
 stable keys instead of database ids (a Grand Tour rider is ``"<team entry order>:<role>"``), so a
 document moves between instances; importing replays the versions in order through the normal
 submission workflow (validation, history, audit), and the worker resolves them as usual.
+
+The document also carries each entry's club player (issue #19 item 1): ``players`` lists, by the
+entry's position in the set-up's ``teams`` or ``drivers``, the name of the player it is linked to
+(which may differ from the name typed in the entry, after a rename or a merge). An import links
+that entry to the target club's player of the same match key, created when missing, so a round
+trip keeps the links and an import into another club gives it the same players. A document
+without ``players`` (exported before) imports as before: entries link by their own names.
 """
 
 from __future__ import annotations
 
 from typing import Any, cast
 
+from django.apps import apps
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,7 +28,9 @@ from tournament.competitions import audit, services
 from tournament.competitions.errors import Conflict, InvalidInput
 from tournament.competitions.kinds import GameKind
 from tournament.competitions.models import AuditAction, Source
-from tournament.fields import IntegerField
+from tournament.fields import CharField, IntegerField
+from tournament.players.linking import ENTRANTS, players_by_key
+from tournament.players.matching import clean_name, match_key
 
 FORMAT = "podium-competition"
 FORMAT_VERSION = 1
@@ -56,8 +66,50 @@ def export_competition(*, kind: GameKind, competition: Any) -> dict[str, Any]:
         "kind": kind.label,
         "exported_at": timezone.now().isoformat(),
         "competition": kind.export_setup(competition),
+        "players": _player_links(kind, competition),
         "events": [events[n] for n in sorted(events)],
     }
+
+
+def _player_links(kind: GameKind, competition: Any) -> list[dict[str, Any]]:
+    """``{"entry": i, "name": …}`` for each linked entry, ``i`` its place in the set-up's list
+    (entry order, as ``setup_payload`` lists them and ``link_entries`` reads them back)."""
+    spec = ENTRANTS.get(kind.label)
+    if spec is None:
+        return []
+    names = (
+        apps.get_model(spec.model)
+        .objects.filter(**{spec.link: competition})
+        .order_by("order")
+        .values_list("club_player__name", flat=True)
+    )
+    return [{"entry": i, "name": name} for i, name in enumerate(names) if name]
+
+
+def _with_player_ids(
+    kind: GameKind, club: Any, setup: dict[str, Any], links: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The set-up with each linked entry's ``player_id``: the club's player of the link's
+    match key, created when missing (inside the import's transaction: undone on a 400)."""
+    from tournament.players.models import Player
+
+    spec = ENTRANTS.get(kind.label)
+    items = setup.get(spec.items) if spec is not None else None
+    if spec is None or not links or not isinstance(items, list):
+        return setup  # nothing to link, or a set-up the create checks will refuse
+    errors = {
+        i: {"entry": [_("No such team or driver in the set-up.")]}
+        for i, link in enumerate(links)
+        if link["entry"] >= len(items) or not isinstance(items[link["entry"]], dict)
+    }
+    if errors:
+        raise InvalidInput({"document": {"players": errors}})
+    players = players_by_key(Player, club.pk, [link["name"] for link in links])
+    linked = list(items)
+    for link in links:
+        player = players[match_key(link["name"])]
+        linked[link["entry"]] = {**linked[link["entry"]], "player_id": player.pk}
+    return {**setup, spec.items: linked}
 
 
 def import_competition(*, kind: GameKind, club: Any, document: Any, by: Any) -> Any:
@@ -71,10 +123,9 @@ def import_competition(*, kind: GameKind, club: Any, document: Any, by: Any) -> 
     """
     checked = check_document(kind, document)
     with transaction.atomic():
+        setup = _with_player_ids(kind, club, checked["competition"], checked["players"])
         try:
-            competition = services.create_from_setup(
-                kind=kind, club=club, setup=checked["competition"], by=by
-            )
+            competition = services.create_from_setup(kind=kind, club=club, setup=setup, by=by)
         except InvalidInput as exc:
             raise InvalidInput({"document": {"competition": exc.detail}}) from exc
         ids = {key: pk for pk, key in kind.entrant_keys(competition).items()}
@@ -199,6 +250,18 @@ class _EventV1(serializers.Serializer):
         return checked
 
 
+class _PlayerLinkV1(serializers.Serializer):
+    """One entry's club player: its place in the set-up's list and the player's name."""
+
+    entry = IntegerField(min_value=0, max_value=MAX_ROWS - 1)
+    name = CharField(max_length=80)
+
+    def validate_name(self, value: str) -> str:
+        if not clean_name(value):
+            raise serializers.ValidationError(_("A player needs a name."))
+        return clean_name(value)
+
+
 class _DocumentV1(serializers.Serializer):
     format = serializers.CharField(max_length=40)
     format_version = IntegerField()
@@ -210,10 +273,20 @@ class _DocumentV1(serializers.Serializer):
     events = serializers.ListField(
         child=serializers.DictField(), max_length=MAX_EVENTS, required=False, default=list
     )
+    # Optional: documents exported before the player links have none.
+    players = serializers.ListField(
+        child=_PlayerLinkV1(), max_length=MAX_ROWS, required=False, default=list
+    )
 
     def __init__(self, *args: Any, entrant_field: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.entrant_field = entrant_field
+
+    def validate_players(self, links: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        entries = [link["entry"] for link in links]
+        if len(set(entries)) != len(entries):
+            raise serializers.ValidationError(_("An entry is linked twice."))
+        return links
 
     def validate_events(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         checked, errors = _each(

@@ -1,0 +1,1 @@
+"""Club seasons (issue #19 item 4): finished competitions of any game, one points table."""
