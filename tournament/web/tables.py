@@ -64,6 +64,8 @@ class TableLayout:
 class EventLayout:
     css: str  # the fold-N class of the event list
     rows: tuple[tuple[EventRow, SafeString], ...]  # each row with its folded winner and holders
+    #: The <tr> rows, written here (a 21-stage list cost its template loop 1.5 ms a page).
+    body: SafeString
 
 
 def fold_class(need_rem: float) -> str:
@@ -198,7 +200,7 @@ def event_layout(events: EventList) -> EventLayout:
     from tournament.web.templatetags import podium
 
     if not events.rows:
-        return EventLayout(css="", rows=())
+        return EventLayout(css="", rows=(), body=mark_safe(""))
     name = max(
         len(r.name or str(r.number)) + len(str(r.note)) + len(str(r.after_break))
         for r in events.rows
@@ -228,4 +230,22 @@ def event_layout(events: EventList) -> EventLayout:
         items = "".join(f'<span class="fi">{item}</span>' for item in folded)
         html = f'<span class="folded">{items}</span>' if items else ""
         rows.append((row, mark_safe(html)))  # escaped above
-    return EventLayout(css=fold_class(need), rows=tuple(rows))
+    body = mark_safe("".join(_event_row(row, folded) for row, folded in rows))  # escaped there
+    return EventLayout(css=fold_class(need), rows=tuple(rows), body=body)
+
+
+def _event_row(row: EventRow, folded: str) -> str:
+    """One event's ``<tr>``: number, name (linked, with its note, break and folded figures),
+    status (in words), winner and holders (hidden where they fold)."""
+    name = escape(row.name or row.number)
+    title = f'<a href="{escape(row.url)}">{name}</a>' if row.url else escape(row.name)
+    if row.note:
+        title += f" <small>{escape(row.note)}</small>"
+    if row.after_break:
+        title += f' <span class="badge rest">{escape(row.after_break)}</span>'
+    holders = "".join(f'<td class="more">{escape(h)}</td>' for h in row.holders)
+    return (
+        f'<tr><td class="num">{row.number}</td><td>{title}{folded}</td>'
+        f'<td><span class="status status--{escape(row.status)}">{escape(row.status_label)}'
+        f'</span></td><td class="more">{escape(row.winner)}</td>{holders}</tr>'
+    )
