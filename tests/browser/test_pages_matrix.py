@@ -72,6 +72,22 @@ def _folder() -> Path:
     return folder
 
 
+def _season_pages(clients: Any) -> dict[str, str]:
+    """A club season of two finished leagues (Ana and Rui level: the tie-break mark) and one
+    still running (its column marked in progress)."""
+    from tests.seasons.helpers import create_season, item, league
+
+    played = [
+        league(clients, "Spring League", ["Ana", "Rui", "Eva"]),
+        league(clients, "Summer League", ["Rui", "Ana", "Eva"]),
+        league(clients, "Autumn League", ["Eva", "Rui"], races=2, played=1),
+    ]
+    items = [item("league", detail) for detail in played]
+    made = create_season(clients["organiser"], name="2026", points=[10, 8, 6], competitions=items)
+    assert made.status_code == 201, made.content
+    return {"season": f"/clubs/velo-lisboa/seasons/{made.json()['id']}/"}
+
+
 def _tour_pages(users: Any) -> dict[str, str]:
     club = Club.objects.get(slug="velo-lisboa")
     tour = build_tour(club=club, by=users["organiser"], stages=6, teams=4, resolved=4, name="Volta")
@@ -152,6 +168,7 @@ def matrix(users: Any, clients: Any, settings: Any) -> dict[str, str]:
         "home": "/",
         "club": "/clubs/velo-lisboa/",
         "club-import": "/clubs/velo-lisboa/import/",  # organisers' upload page (the session's)
+        **_season_pages(clients),
         **_tour_pages(users),
         **_championship_pages(clients),
         **_league_pages(clients),

@@ -265,3 +265,38 @@ def test_an_unknown_season_or_club_is_a_404(clients, world):
     season = _season(clients, world, "l1")
     # Another club's season id under this club's slug: not found.
     assert clients["anonymous"].get(f"/api/clubs/porto/seasons/{season['id']}/").status_code == 404
+
+
+def test_a_tour_and_a_rally_count_by_tour_points_and_overall_rank(clients, users):
+    from tests.rallies.helpers import create_rally, sheet, submit
+    from tests.web.builders import build_tour
+    from tournament.clubs.models import Club
+    from tournament.tours.models import Team
+
+    tour = build_tour(
+        club=Club.objects.get(slug="velo-lisboa"), by=users["organiser"], stages=2, resolved=2
+    )
+    rally = create_rally(clients["organiser"], stages=[{"name": "SS1 Pena"}])
+    # Rui fastest, then Ana, then Sara (drivers in entry order Ana, Rui, Sara).
+    response = submit(clients["scorekeeper"], rally["id"], 1, sheet(rally, 300, 290, 310))
+    assert response.status_code == 202, response.content
+    items = [{"kind": "tour", "id": tour.pk}, {"kind": "rally", "id": rally["id"]}]
+    made = create_season(clients["organiser"], name="All games", points=POINTS, competitions=items)
+    assert made.status_code == 201, made.content
+    body = clients["anonymous"].get(f"{URL}{made.json()['id']}/standings/").json()
+    assert [c["finished"] for c in body["competitions"]] == [True, True]
+    # The tour's final Tour Points ranks, as its own standings give them.
+    final = clients["anonymous"].get(f"/api/tours/{tour.pk}/standings/").json()
+    player_of = dict(Team.objects.filter(tour=tour).values_list("pk", "club_player__name"))
+    tour_rank = {player_of[r["team"]]: r["rank"] for r in final["tour_points"]}
+    rally_rank = {"Rui": 1, "Ana": 2, "Sara": 3}
+    got = {p["name"]: (p["points"], p["results"]) for p in body["players"]}
+    expected = {
+        name: (
+            sum(POINTS[r - 1] for r in (tour_rank.get(name), rally_rank.get(name)) if r),
+            [tour_rank.get(name), rally_rank.get(name)],
+        )
+        for name in {*tour_rank, *rally_rank}
+    }
+    assert got == expected
+    assert sorted(tour_rank.values()) == [1, 2, 3] and set(tour_rank) == {"Ana", "Rui", "Gil"}

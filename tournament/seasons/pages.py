@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from scoring.seasons import points_for
@@ -22,6 +23,14 @@ from tournament.seasons.models import Kind, Season
 from tournament.seasons.serializers import SeasonInputSerializer
 from tournament.seasons.standings import finished_ids, season_table
 
+#: How the form names each game beside a competition's name.
+GAMES = {
+    Kind.TOUR: gettext_lazy("Grand Tour"),
+    Kind.CHAMPIONSHIP: gettext_lazy("Formula D championship"),
+    Kind.LEAGUE: gettext_lazy("League"),
+    Kind.RALLY: gettext_lazy("Rally"),
+}
+
 
 def _url(kind: str, pk: int) -> str:
     return f"/{get_kind(kind).collection}/{pk}/"
@@ -32,10 +41,7 @@ def season(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     found = get_object_or_404(Season.objects.prefetch_related("items"), club=club, pk=pk)
     table = season_table(found, request.user)
-    competitions = [
-        {**c, "url": _url(c["kind"], c["id"]), "kind_label": Kind(c["kind"]).label}
-        for c in table["competitions"]
-    ]
+    competitions = [{**c, "url": _url(c["kind"], c["id"])} for c in table["competitions"]]
     rows = [
         {
             **row,
@@ -68,7 +74,7 @@ def _finished_choices(club: Club) -> list[tuple[str, str]]:
         rows = list(model.objects.filter(club=club).values_list("pk", "name"))
         done = finished_ids(kind.value, [pk for pk, _name in rows])
         choices += [
-            (f"{kind.value}:{pk}", f"{name} ({kind.label})") for pk, name in rows if pk in done
+            (f"{kind.value}:{pk}", f"{name} ({GAMES[kind]})") for pk, name in rows if pk in done
         ]
     return choices
 
