@@ -2,8 +2,10 @@
 
 Nothing of Podium's own code is mocked or patched: the faults are real (threads racing through the
 API, SIGKILL, a Redis server stopped, locks and terminated backends in PostgreSQL). Each game is
-one :class:`KindCase` in ``KINDS`` (tours, Formula D championships, rallies); every fault test is
-parametrised over them.
+one :class:`KindCase` in ``KINDS`` (tours, Formula D championships, rallies). The fault paths are
+written once for every game (``GameKind``): a test runs for one game (:func:`kinds`), each test a
+different one so that the run covers all three, and ``PODIUM_FAULTS_EVERY_KIND=1`` runs every test
+for every game.
 """
 
 from __future__ import annotations
@@ -146,6 +148,19 @@ KINDS = [
     pytest.param(CHAMPIONSHIP, id="championship"),
     pytest.param(RALLY, id="rally"),
 ]
+EVERY_KIND = os.environ.get("PODIUM_FAULTS_EVERY_KIND", "").lower() in {"1", "true", "yes"}
+
+
+def kinds(label: str, params: list[Any] = KINDS) -> list[Any]:
+    """The parameters a fault test runs over: the game ``label`` names (each test of a module
+    names another, so every game meets every kind of fault), or every game with
+    ``PODIUM_FAULTS_EVERY_KIND=1``. The suite stays within its five minutes: a fault test starts
+    real workers, beat and web servers, so each game costs it 5 to 30 s."""
+    if EVERY_KIND:
+        return params
+    chosen = [param for param in params if param.id == label]
+    assert chosen, f"no fault case {label!r}"
+    return chosen
 
 
 # --- the cast ---

@@ -20,13 +20,13 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from tests.faults.conftest import (
-    KINDS,
     ROOT,
     KindCase,
     PrivateRedis,
     assert_consistent,
     elapsed,
     free_port,
+    kinds,
     new_queue,
     service_env,
     start_beat,
@@ -118,7 +118,7 @@ def stack(private_redis: PrivateRedis, db: Any, tmp_path: Any) -> Iterator[dict[
         process.stop()
 
 
-@pytest.mark.parametrize("case", KINDS)
+@pytest.mark.parametrize("case", kinds("championship"))
 def test_broker_down_at_submission_then_the_sweeper_resolves_everything(
     case: KindCase,
     cast: dict[str, Any],

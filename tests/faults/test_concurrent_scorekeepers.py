@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from tests.faults.conftest import (
-    KINDS,
     KindCase,
     assert_consistent,
     client_for,
     elapsed,
+    kinds,
     run_together,
     wait_for,
 )
@@ -38,7 +38,7 @@ def _settled(case: KindCase, competition_id: int, numbers: list[int]) -> bool:
     return all(e.status == "resolved" for e in events)
 
 
-@pytest.mark.parametrize("case", KINDS)
+@pytest.mark.parametrize("case", kinds("rally"))
 def test_concurrent_corrections_keep_every_version_and_one_complete_set(
     case: KindCase, real_worker: dict[str, Any], cast: dict[str, Any], figures: Any
 ) -> None:
@@ -92,7 +92,7 @@ def test_concurrent_corrections_keep_every_version_and_one_complete_set(
     figures(requests=len(plan), answered_s=answered_in, resolved_s=settled_in, **summary)
 
 
-@pytest.mark.parametrize("case", KINDS)
+@pytest.mark.parametrize("case", kinds("tour"))
 def test_stale_version_is_a_409_with_the_current_version(
     case: KindCase, real_worker: dict[str, Any], cast: dict[str, Any], figures: Any
 ) -> None:
@@ -129,7 +129,7 @@ def test_stale_version_is_a_409_with_the_current_version(
     figures(requests=6, accepted=1, conflicts=5)
 
 
-@pytest.mark.parametrize("case", KINDS)
+@pytest.mark.parametrize("case", kinds("championship"))
 def test_concurrent_retries_with_one_idempotency_key_store_one_version(
     case: KindCase, real_worker: dict[str, Any], cast: dict[str, Any], figures: Any
 ) -> None:

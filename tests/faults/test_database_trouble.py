@@ -16,11 +16,11 @@ import pytest
 from django.test import Client
 
 from tests.faults.conftest import (
-    KINDS,
     KindCase,
     LockHolder,
     assert_consistent,
     elapsed,
+    kinds,
     new_queue,
     service_env,
     table,
@@ -50,7 +50,7 @@ def _retries_logged(log: str, case: KindCase, event_id: int, cause: str = "") ->
     return len(re.findall(pattern, log))
 
 
-@pytest.mark.parametrize("case", KINDS)
+@pytest.mark.parametrize("case", kinds("tour"))
 def test_lock_timeouts_exhaust_the_retries_then_failed_then_the_admin_action_resolves(
     case: KindCase, cast: dict[str, Any], workers: Any, lock_holder: LockHolder, figures: Any
 ) -> None:
@@ -97,7 +97,7 @@ def test_lock_timeouts_exhaust_the_retries_then_failed_then_the_admin_action_res
     )
 
 
-@pytest.mark.parametrize("case", KINDS)
+@pytest.mark.parametrize("case", kinds("championship"))
 def test_terminated_database_session_mid_resolution_is_retried(
     case: KindCase,
     cast: dict[str, Any],
@@ -126,7 +126,7 @@ def test_terminated_database_session_mid_resolution_is_retried(
     figures(retries=1, resolved_after_terminate_s=resolved_in, **summary)
 
 
-@pytest.mark.parametrize("case", KINDS)
+@pytest.mark.parametrize("case", kinds("rally"))
 def test_deadlock_during_resolution_is_retried(
     case: KindCase,
     cast: dict[str, Any],

@@ -23,6 +23,7 @@ from tests.faults.conftest import (
     PrivateRedis,
     assert_consistent,
     elapsed,
+    kinds,
     start_beat,
     table,
     wait_for,
@@ -100,7 +101,7 @@ def _results_case(case: SimCase) -> Any:
     return type("Case", (), {"kind": case.kind})()
 
 
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", kinds("rally", CASES))
 def test_a_simulation_asked_for_while_redis_is_down_is_played_once_it_is_back(
     case: SimCase,
     cast: dict[str, Any],
@@ -136,7 +137,7 @@ def test_a_simulation_asked_for_while_redis_is_down_is_played_once_it_is_back(
     figures(requests=len(cids), simulated_after_broker_back_s=played_in)
 
 
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", kinds("tour", CASES))
 def test_simulations_taken_by_a_killed_worker_are_played_within_a_minute_exactly_once(
     case: SimCase,
     cast: dict[str, Any],

@@ -23,6 +23,7 @@ from tests.faults.conftest import (
     LockHolder,
     assert_consistent,
     elapsed,
+    kinds,
     new_queue,
     service_env,
     table,
@@ -37,13 +38,10 @@ VISIBILITY_TIMEOUT = 3  # seconds before an unacknowledged task is delivered aga
 
 # What is the game's own (its claim and its snapshot rows roll back whole) runs for every game with
 # the solo pool. The prefork pool adds Celery's mechanics (WorkerLostError, the message rejected
-# back to the queue), the same code for every game: tours and championships only, which keeps the
-# whole tests/faults run near 90 s.
-PREFORK_KINDS = ("tour", "championship")
+# back to the queue), the same code for every game: one game (every game with
+# PODIUM_FAULTS_EVERY_KIND=1), which keeps the whole tests/faults run near a minute.
 POOLS = [pytest.param("solo", k.values[0], id=f"solo-{k.id}") for k in KINDS] + [
-    pytest.param("prefork", k.values[0], id=f"prefork-{k.id}")
-    for k in KINDS
-    if k.id in PREFORK_KINDS
+    pytest.param("prefork", k.values[0], id=f"prefork-{k.id}") for k in kinds("championship")
 ]
 
 
