@@ -7,7 +7,8 @@ The service recomputes a tour from stage 1 whenever a stage is resolved or corre
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
+from operator import attrgetter
 
 from scoring.grand_tour.classifications import (
     award_jerseys,
@@ -85,14 +86,15 @@ def compute_standings(
         podium_tp.update({row.team: row.podium for row in previous.tour_points})
         rest_tp.update({row.team: row.rest_days for row in previous.tour_points})
     out: list[Standings] = []
-    rider_ids = sorted(r.id for r in riders)  # what every stage lists, once each (checked)
+    rider_ids = {r.id for r in riders}  # every stage lists each of them once (checked)
+    places = set(range(1, len(riders) + 1))
     for expected, stage in enumerate(stages, start=first):
-        _check_stage(setup, stage, expected, rider_ids)
+        _check_stage(setup, stage, expected, rider_ids, places)
         for row in stage.rows:
             time[row.rider] += row.time
             sprint[row.rider] += row.sprint_points
             mountain[row.rider] += row.mountain_points
-        by_position = sorted(stage.rows, key=lambda row: row.position)
+        by_position = sorted(stage.rows, key=attrgetter("position"))
         # GT-4.1: podium TP by position, as many places as the parameter pays.
         for row, value in zip(by_position, rules.podium_tp, strict=False):
             podium_tp[team_of[row.rider]] += value
@@ -107,15 +109,15 @@ def compute_standings(
         general = rank_general(riders, time, position, stage=number)
         sprint_rows = rank_points(riders, sprint, position, stage=number)
         mountain_rows = rank_points(riders, mountain, position, stage=number)
-        best = best_position(setup.teams, position)
-        team_rows = rank_teams(setup.teams, time, best, stage=number)
-        jerseys = award_jerseys(general, sprint_rows, mountain_rows, rules)
-
         awards = rest_day_awards(general, sprint_rows, mountain_rows, rules) if rest_day else ()
         for _, rider_id in awards:
             rest_tp[team_of[rider_id]] += rules.rest_day_tp
         if last_only and expected - first < len(stages) - 1:
-            continue
+            continue  # a Rest Day's awards carry on; its standings are not kept
+
+        best = best_position(setup.teams, position)
+        team_rows = rank_teams(setup.teams, time, best, stage=number)
+        jerseys = award_jerseys(general, sprint_rows, mountain_rows, rules)
         bonus = (
             classification_bonus(
                 setup.teams,
@@ -209,17 +211,22 @@ def _rank_tour_points(
 
 
 def _check_stage(
-    setup: TourSetup, stage: StageResults, expected: int, rider_ids: Sequence[int]
+    setup: TourSetup,
+    stage: StageResults,
+    expected: int,
+    rider_ids: Set[int],
+    places: Set[int],
 ) -> None:
-    """``rider_ids``: the tour's riders' ids, sorted."""
+    """``rider_ids``: the tour's riders' ids; ``places``: 1..n, n riders. As many rows as riders
+    and the same sets: each rider and each place exactly once."""
     if stage.number != expected:
         raise ValueError(f"expected stage {expected}, got stage {stage.number}")
     if stage.number > setup.stage_count:
         raise ValueError(f"stage {stage.number} is past the tour's {setup.stage_count} stages")
-    if sorted(row.rider for row in stage.rows) != rider_ids:
+    if len(stage.rows) != len(rider_ids) or {row.rider for row in stage.rows} != rider_ids:
         raise ValueError(f"stage {stage.number} does not list every rider exactly once")
-    if sorted(row.position for row in stage.rows) != list(range(1, len(rider_ids) + 1)):
-        raise ValueError(f"stage {stage.number} positions are not 1..{len(rider_ids)}")
+    if {row.position for row in stage.rows} != places:
+        raise ValueError(f"stage {stage.number} positions are not 1..{len(places)}")
 
 
 __all__ = ["PODIUM_SIZE", "compute_standings", "initial_standings"]

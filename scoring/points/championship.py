@@ -338,7 +338,7 @@ def _standings(tally: Tally) -> Standings:
             t.places[::-1],
             index,
         )
-        dropped_races = tuple(numbers[i] for i in sorted(race for _, race in dropped))
+        dropped_races = tuple(sorted(numbers[race] for _, race in dropped))
         rows.append(_Row(key, entrant, t, dropped_races))
     rows.sort()  # the keys differ (entry order last), so only they are compared
     drivers = []

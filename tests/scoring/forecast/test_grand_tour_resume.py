@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -58,3 +59,22 @@ def test_resume_and_last_only_equal_the_full_run(
     assert compute_standings(setup, results[cut:], rules, previous=previous, last_only=True) == [
         full[-1]
     ]
+
+
+def test_a_stage_must_list_every_rider_and_place_once() -> None:
+    setup = make_setup(teams=2, stages=2)
+    rules = GrandTourRules(timing_tile=False)
+    ids = [r.id for r in setup.riders]
+    good = [RiderResult(rider, p, 0, 0) for p, rider in enumerate(ids, start=1)]
+    assert len(compute_standings(setup, [StageResults(1, tuple(good))], rules)) == 1
+    twice = [*good[:-1], RiderResult(ids[0], len(ids), 0, 0)]
+    missing = good[:-1]
+    stranger = [*good[:-1], RiderResult(99, len(ids), 0, 0)]
+    for rows in (twice, missing, stranger):
+        with pytest.raises(ValueError, match="every rider exactly once"):
+            compute_standings(setup, [StageResults(1, tuple(rows))], rules)
+    same_place = [*good[:-1], RiderResult(ids[-1], 1, 0, 0)]
+    with pytest.raises(ValueError, match=r"positions are not 1\.\.4"):
+        compute_standings(setup, [StageResults(1, tuple(same_place))], rules)
+    with pytest.raises(ValueError, match="expected stage 1, got stage 2"):
+        compute_standings(setup, [StageResults(2, tuple(good))], rules)
