@@ -7,7 +7,13 @@ server time (and this process's CPU time, steadier on a busy machine), the queri
 request, and the page weight: HTML, CSS and JS bytes (as served and
 gzipped), separately and in total.
 
-    DEBUG=1 .venv/bin/python bench/bench_pages.py [--requests 50]
+    DEBUG=1 .venv/bin/python bench/bench_pages.py [--requests 50] [--forecast]
+
+``--forecast`` measures the tour's full forecast page (``/tours/<id>/forecast/``) instead. The
+forecasts shown are those stored when the tour was built: build it with ``PODIUM_FORECASTS=1``
+(on by default, off under ``PODIUM_TESTING``; 10,000 simulations after each of the 21 stages
+take minutes) to measure the page a club sees. The load average is printed before and after,
+since the host is shared.
 
 ``DEBUG=1`` only so that static files resolve without ``collectstatic`` and the development
 ``SECRET_KEY`` is accepted; the template, ORM and view work measured is the same.
@@ -84,9 +90,11 @@ def asset_bytes(html: str) -> dict[str, tuple[int, int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=50)
+    parser.add_argument("--forecast", action="store_true", help="the full forecast page")
     args = parser.parse_args()
     tour = bench_tour()
-    url = f"/tours/{tour.pk}/"
+    url = f"/tours/{tour.pk}/forecast/" if args.forecast else f"/tours/{tour.pk}/"
+    load_before = os.getloadavg()
     client = Client()
     client.get(url)  # warm-up: template loading and compilation happen once per process
     timings, cpu = [], []
@@ -105,6 +113,9 @@ def main() -> None:
     total_gz = html_gz + assets["css"][1] + assets["js"][1]
     vendor = connection.vendor
     print(f"database: {vendor}; tour {tour.pk}: {STAGES} stages, {TEAMS} teams, all resolved")
+    after = os.getloadavg()
+    load = ", ".join(f"{a:.2f} → {b:.2f}" for a, b in zip(load_before, after, strict=True))
+    print(f"load average (1, 5, 15 min) before → after: {load}")
     print(
         f"GET {url}  x{args.requests}: median {statistics.median(timings):.1f} ms, "
         f"p90 {statistics.quantiles(timings, n=10)[-1]:.1f} ms, min {min(timings):.1f} ms, "
