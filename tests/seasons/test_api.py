@@ -300,3 +300,24 @@ def test_a_tour_and_a_rally_count_by_tour_points_and_overall_rank(clients, users
     }
     assert got == expected
     assert sorted(tour_rank.values()) == [1, 2, 3] and set(tour_rank) == {"Ana", "Rui", "Gil"}
+
+
+def test_merged_players_keep_their_best_rank_and_deleted_competitions_stop_counting(clients):
+    spring = league(clients, "Spring", ["Ana", "Rui", "Eva"])
+    summer = league(clients, "Summer", ["Eva", "Rui", "Ana"])
+    items = [item("league", spring), item("league", summer)]
+    made = create_season(clients["organiser"], name="2026", points=POINTS, competitions=items)
+    url = f"{URL}{made.json()['id']}/standings/"
+    ids = {d["name"]: d["player_id"] for d in spring["drivers"]}
+    # Rui was Ana all along: her entries are 1st and 2nd in Spring, 2nd and 3rd in Summer.
+    merge = f"/api/clubs/velo-lisboa/players/{ids['Rui']}/merge/"
+    response = clients["organiser"].post(merge, {"into": ids["Ana"]}, format="json")
+    assert response.status_code == 200, response.content
+    body = clients["anonymous"].get(url).json()
+    assert _rows(body) == [(1, "Ana", 18, [1, 2]), (2, "Eva", 16, [3, 1])]
+    from tournament.leagues.models import League
+
+    League.objects.filter(pk=summer["id"]).delete()
+    body = clients["anonymous"].get(url).json()
+    assert [c["id"] for c in body["competitions"]] == [spring["id"]]
+    assert _rows(body) == [(1, "Ana", 10, [1]), (2, "Eva", 6, [3])]
