@@ -416,6 +416,12 @@ MATRIX: list[Row] = [
     Row("GET", "/rallies/999999/", everyone(404), kind="rally", web=True),
     Row("GET", "/rally-championships/{id}/", page(), kind="rally-championship", web=True),
     Row("GET", "/rally-championships/999999/", everyone(404), kind="rally-championship", web=True),
+    # The full forecast page of every kind (issue #16): read as the competition's own page.
+    Row("GET", "/tours/{id}/forecast/", page(), web=True),
+    Row("GET", "/championships/{id}/forecast/", page(), kind="championship", web=True),
+    Row("GET", "/leagues/{id}/forecast/", page(), kind="league", web=True),
+    Row("GET", "/rallies/{id}/forecast/", page(), kind="rally", web=True),
+    Row("GET", "/rally-championships/{id}/forecast/", page(), kind="rally-championship", web=True),
     # --- the organisers' set-up pages of championships, rallies and leagues (issue #15) ---
     *(
         Row(
