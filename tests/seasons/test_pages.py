@@ -97,3 +97,22 @@ def test_new_season_form_is_for_organisers(users, role, code):
     assert client.get("/clubs/velo-lisboa/seasons/new/").status_code == code
     response = client.post("/clubs/velo-lisboa/seasons/new/", {"name": "x", "points": "1"})
     assert response.status_code == code and Season.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("role", "code"),
+    [("anonymous", 403), ("outsider", 403), ("scorekeeper", 403), ("organiser", 302)],
+)
+def test_only_organisers_delete_a_season_from_its_page(clients, users, role, code):
+    spring = league(clients, "Spring", ["Ana", "Rui"])
+    body = {"name": "2026", "points": [1], "competitions": [item("league", spring)]}
+    made = create_season(clients["organiser"], **body)
+    url = f"/clubs/velo-lisboa/seasons/{made.json()['id']}/"
+    client = _web(users, role)
+    assert ('id="delete-season"' in client.get(url).content.decode()) is (role == "organiser")
+    response = client.post(url, {"action": "delete"})
+    assert response.status_code == code
+    assert Season.objects.count() == (0 if role == "organiser" else 1)
+    if role == "organiser":
+        assert response["Location"] == "/clubs/velo-lisboa/"
+        assert client.get(url).status_code == 404

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
@@ -36,10 +38,18 @@ def _url(kind: str, pk: int) -> str:
     return f"/{get_kind(kind).collection}/{pk}/"
 
 
-@require_http_methods(["GET", "HEAD"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def season(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     found = get_object_or_404(Season.objects.prefetch_related("items"), club=club, pk=pk)
+    can_organise = role_in(club.pk, request.user) == Role.ORGANISER
+    if request.method == "POST":
+        # The organisers' one action here: delete the season (its competitions stay).
+        if not can_organise or request.POST.get("action") != "delete":
+            raise PermissionDenied
+        found.delete()
+        messages.success(request, _("The season %(name)s is deleted.") % {"name": found.name})
+        return redirect("web:club", club.slug)
     table = season_table(found, request.user)
     competitions = [{**c, "url": _url(c["kind"], c["id"])} for c in table["competitions"]]
     rows = [
@@ -61,6 +71,7 @@ def season(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "rows": rows,
         "ties": [r for r in rows if r["tie_break_text"]],
         "points": ", ".join(str(p) for p in found.points),
+        "can_organise": can_organise,
     }
     return render(request, "web/seasons/season.html", context)
 
