@@ -2,18 +2,20 @@
 
 Generates the first five races from a Plackett–Luce generator with known strengths, then times
 the exact statuses (drivers and teams) and 10,000 simulations of the remaining five races
-through the real standings code (``scoring.points.compute_standings``), on one core. Wall
-times are the best of ``--repeat`` runs; CPU times (``time.process_time``) are what the process
-itself used, the steadier figure on a shared host. Both
+through the real standings code (``scoring.points.compute_standings``, resumed from the tally of
+the five played races), on one core. Wall times are the best of ``--repeat`` runs; CPU times
+(``time.process_time``) are what the process itself used, the steadier figure on a shared host,
+printed with the load average (1 and 5 minutes) at the time. Both
 ``points_finishers_only`` settings are run: with it on (the default) every rival may be
 eliminated from a race, so the exact part is quick; with it off the integer program works.
 
-    .venv/bin/python bench/bench_forecast.py [--simulations 10000] [--seed 7]
+    .venv/bin/python bench/bench_forecast.py [--simulations 10000] [--seed 7] [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -51,6 +53,11 @@ def championship(
     return PointsChampionship(entrants, tuple(races), scale, total_races=10)
 
 
+def _load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.1f} (1 min), {five:.1f} (5 min)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--simulations", type=int, default=10_000)
@@ -83,14 +90,14 @@ def main() -> None:
             f"points_finishers_only={finishers_only}, " + ("6 teams of 2" if teams else "no teams")
         )
         print(
-            f"  exact statuses ({' + '.join(statuses)}): {exact:.3f} s  drivers: "
+            f"  exact statuses ({' + '.join(statuses)}), CPU: {exact:.3f} s  drivers: "
             + ", ".join(f"{m}={marks.count(m)}" for m in ("clinched", "open", "eliminated"))
         )
         print(f"  Plackett-Luce fit: {fit * 1000:.1f} ms")
         print(
             f"  {args.simulations} simulations of 5 races: best {sims:.2f} s of "
             f"{', '.join(f'{r:.2f}' for r in runs)} wall; CPU {min(cpu):.2f} s "
-            f"({min(cpu) / max(args.simulations, 1) * 1e6:.0f} us each)"
+            f"({min(cpu) / max(args.simulations, 1) * 1e6:.0f} us each); {_load()}"
         )
         late = championship(args.seed, finishers_only, teams, played=8)
         t0 = time.process_time()
@@ -100,6 +107,7 @@ def main() -> None:
         print(
             f"  exact statuses after race 8, CPU: {late_time:.3f} s  drivers: "
             + ", ".join(f"{m}={late_marks.count(m)}" for m in ("clinched", "open", "eliminated"))
+            + f"; {_load()}"
         )
         top = forecast.titles["drivers"].ranked()[:3]
         print("  drivers' title, top 3: " + ", ".join(f"{e}: {p:.3f}" for e, p, _ in top))

@@ -8,7 +8,10 @@ stack on each), and each course's template pool is ``--pool`` simulator runs ove
 - 10,000 simulations of the remaining 11 stages through the real scoring
   (``scoring.grand_tour.compute_standings``) in one process;
 - the same simulations split in chunks over 1 and 2 worker processes (the merge is checked to
-  equal the single run), with the speed-up.
+  equal the single run), with the speed-up and the workers' CPU time.
+
+CPU times are ``time.process_time`` (the workers': ``getrusage(RUSAGE_CHILDREN)``), printed with
+the load average: on a shared host wall times follow the load, CPU times much less.
 
     .venv/bin/python bench/bench_forecast_grand_tour.py [--simulations 10000] [--pool 200]
 """
@@ -17,9 +20,12 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
+import resource
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -55,7 +61,8 @@ STACKS = (Stack("s", "major", "sprint", 30), Stack("m", "minor", "mountain", 20)
 TOKENS = StageTokens(sprint=((4, 3, 2),), mountain=((3, 1),))  # GT-3.1 default stacks
 SEED = 2026
 
-_STATE: dict[str, object] = {}
+# what the forked workers inherit: the spec and the scorer (a closure, not picklable)
+_STATE: dict[str, Any] = {}
 
 
 def tour_setup() -> TourSetup:
@@ -105,11 +112,22 @@ def _run_chunks(args: tuple[list[int], int, int]) -> list[ChunkResult]:
             scorer,
             seed=SEED,
             chunk_index=i,
-            chunk_size=size,  # type: ignore[arg-type]
+            chunk_size=size,
             simulations=sims,
         )
         for i in indices
     ]
+
+
+def _load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.1f} (1 min), {five:.1f} (5 min)"
+
+
+def _children_cpu() -> float:
+    # the pool's workers, once they have exited (the pool's ``with`` joins them)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -143,7 +161,7 @@ def main() -> None:
     t0 = time.process_time()
     statuses = grand_tour_statuses(tour)
     exact = time.process_time() - t0
-    print(f"exact statuses of the 5 titles, CPU: {exact:.3f} s")
+    print(f"exact statuses of the 5 titles, CPU: {exact:.3f} s; {_load()}")
     for title, status in statuses.items():
         marks = [r.status for r in status.entrants]
         print(
@@ -159,14 +177,14 @@ def main() -> None:
     one, cpu = time.perf_counter() - t0, time.process_time() - c0
     print(
         f"{args.simulations} simulations of 11 stages, one process: {one:.2f} s wall, "
-        f"CPU {cpu:.2f} s ({cpu / args.simulations * 1e6:.0f} us each)"
+        f"CPU {cpu:.2f} s ({cpu / args.simulations * 1e6:.0f} us each); {_load()}"
     )
     _STATE.update(spec=spec, scorer=scorer)
     chunk = 500
     chunks = -(-args.simulations // chunk)
     timings = {}
     for workers in (1, 2):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), _children_cpu()
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             parts = pool.map(
                 _run_chunks,
@@ -180,7 +198,8 @@ def main() -> None:
         assert merged == single, "chunked run differs from the single run"
         print(
             f"  {chunks} chunks of {chunk} over {workers} worker process(es): "
-            f"{timings[workers]:.2f} s (merge equals the single run)"
+            f"{timings[workers]:.2f} s wall, workers' CPU {_children_cpu() - c0:.2f} s "
+            f"(merge equals the single run); {_load()}"
         )
     print(f"  speed-up with 2 workers: {timings[1] / timings[2]:.2f}x")
     for title in ("yellow", "tour_points", "green"):
