@@ -433,11 +433,9 @@ def points_scorer(champ: PointsChampionship, sim: PointsSimulation | None = None
     pool = np.array(sim.dnf_counts or (0,), dtype=np.int64)
     first = champ.next_number
     size = len(drivers)
-    # Finish objects are immutable: one per (driver, place, finished) made once and reused.
-    made = [
-        [(Finish(d, p, FINISHED), Finish(d, p, champ.dnf_status)) for p in range(1, size + 1)]
-        for d in drivers
-    ]
+    # Finish objects are immutable: one per driver and place, finished or not, made once.
+    finished = [[Finish(d, p, FINISHED) for p in range(1, size + 1)] for d in drivers]
+    not_finished = [[Finish(d, p, champ.dnf_status) for p in range(1, size + 1)] for d in drivers]
     pole_bonus = champ.pole_bonus
     partial = not champ.everyone_entered
 
@@ -453,7 +451,10 @@ def points_scorer(champ: PointsChampionship, sim: PointsSimulation | None = None
             units = order.tolist()
             n = len(units)
             cut = n - int(min(pool[int(uniforms[k, 0] * len(pool))], n))
-            finishes = [made[u][p][p >= cut] for p, u in enumerate(units)]
+            # the last cars of the order, from index ``cut`` on, are the non-finishers
+            finishes = [
+                finished[u][p] if p < cut else not_finished[u][p] for p, u in enumerate(units)
+            ]
             if cumulative is not None:
                 # FD-72: the pole sitter gets the bonus whatever the result
                 pole = _pole_sitter(cumulative, order, theta, float(uniforms[k, 1]), partial)
