@@ -182,10 +182,10 @@ def lead(kind: str, body: dict[str, Any]) -> str:
     ) % {"count": f"{count:,}", "since": since}
 
 
-def _rows(kind: str, competition: Any, **filters: Any) -> list[Forecast]:
+def _rows(kind: str, competition: Any) -> list[Forecast]:
     """The competition's stored forecasts in event order, without the exact statuses kept for
     the chunks' merge (as large as the titles, and read by no page)."""
-    rows = Forecast.objects.filter(kind=kind, competition_id=competition.pk, **filters)
+    rows = Forecast.objects.filter(kind=kind, competition_id=competition.pk)
     return list(rows.defer("exact").order_by("after"))
 
 
