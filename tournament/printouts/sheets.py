@@ -376,7 +376,11 @@ def render_pdf(label: str, pk: int, language: str) -> tuple[bytes, int]:
     """The sheet as a PDF (A4, vector charts) and the standings version it shows."""
     from weasyprint import CSS, HTML  # type: ignore[import-untyped]
 
+    from tournament.printouts.printable import make_printable
+
     html, version = sheet_html(label, pk, language)
     document = HTML(string=html, base_url=str(settings.BASE_DIR))
+    # Before layout: without the screen-only markup, and with drawable jersey icons.
+    make_printable(document.etree_element)
     pdf = document.write_pdf(stylesheets=[CSS(filename=stylesheet_path())])
     return bytes(pdf or b""), version
