@@ -4,7 +4,7 @@ stage resolved while it is open redraws it in place (no reload), through the eve
 The live server is WSGI (pytest-django's), so the stream is the one ``runserver`` serves
 (``PODIUM_LIVE_WSGI_STREAM``); the resolution publishes through Redis when ``REDIS_URL`` is set,
 as a worker does, or in-process otherwise. The tour page open beside it refreshes its standings
-too. Screenshots of every slide go to $PODIUM_SCREENSHOTS (or a temporary folder).
+too. Screenshots of every slide go to $PODIUM_SCREENSHOTS when it is set.
 """
 
 from __future__ import annotations
@@ -28,10 +28,19 @@ SIZES = {"1920x1080": (1920, 1080), "1280x720": (1280, 720)}
 
 
 @pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    path = Path(os.environ.get("PODIUM_SCREENSHOTS") or tmp_path)
+def folder() -> Path | None:
+    """Where to keep screenshots: only when asked ($PODIUM_SCREENSHOTS), since ten full-HD
+    screenshots cost Chromium more than the rest of the test and check nothing."""
+    if not os.environ.get("PODIUM_SCREENSHOTS"):
+        return None
+    path = Path(os.environ["PODIUM_SCREENSHOTS"])
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def snap(page: Any, folder: Path | None, name: str) -> None:
+    if folder is not None:
+        page.screenshot(path=str(folder / name))
 
 
 def resolve_stage(tour: Any, number: int, by: Any) -> None:
@@ -97,7 +106,7 @@ def test_the_screen_fits_and_updates_live(
         for index in range(page.evaluate("Podium.screen.count()")):
             page.evaluate(f"Podium.screen.show({index})")
             slide = page.evaluate("document.body.dataset.slide")
-            page.screenshot(path=str(folder / f"screen-{slide}-{name}.png"))
+            snap(page, folder, f"screen-{slide}-{name}.png")
             assert fits(page), (name, slide)
         page.evaluate("window.notReloaded = true")
 
@@ -110,7 +119,7 @@ def test_the_screen_fits_and_updates_live(
         page.evaluate("Podium.screen.show(2)")  # the podium of stage 2
         assert page.locator(".slide.active h2").inner_text() == "Podium · Stage 2"
         assert fits(page), name
-        page.screenshot(path=str(folder / f"screen-updated-podium-{name}.png"))
+        snap(page, folder, f"screen-updated-podium-{name}.png")
     tour_page.wait_for_selector("main[data-live-refreshed]")
     assert "Standings after stage 2 of 4" in tour_page.locator("main .lead").inner_text()
     for page in [*pages.values(), tour_page]:

@@ -3,6 +3,7 @@ to (then 200) and keeps each request's path, headers and raw body."""
 
 from __future__ import annotations
 
+import ssl
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,7 +27,10 @@ class Receiver:
 
 
 @contextmanager
-def receiver(statuses: list[int] | None = None) -> Iterator[Receiver]:
+def receiver(
+    statuses: list[int] | None = None, tls: ssl.SSLContext | None = None
+) -> Iterator[Receiver]:
+    """A receiver on 127.0.0.1; with ``tls`` (a server context), an https one."""
     state = Receiver(url="", statuses=list(statuses or []))
 
     class Handler(BaseHTTPRequestHandler):
@@ -44,9 +48,14 @@ def receiver(statuses: list[int] | None = None) -> Iterator[Receiver]:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
+    # serve_forever checks for shutdown() every poll_interval (0.5 s by default): every test
+    # with a receiver waited that long at its end.
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/hook"
+    scheme = "https" if tls is not None else "http"
+    state.url = f"{scheme}://127.0.0.1:{server.server_address[1]}/hook"
     try:
         yield state
     finally:
