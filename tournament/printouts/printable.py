@@ -5,7 +5,7 @@ folded copy of hidden columns for narrow screens, screen-reader labels, CSV link
 other pages (which in a PDF would point at files beside the server's code). ``print.css`` hides
 them, but WeasyPrint still computes the style of every hidden element and lays out every link:
 on a 21-stage tour that markup was over half of the document's 7,000 elements and most of the
-style computation. Removing it from the tree changes nothing on paper and saves about a third
+style computation. Removing it from the tree changes nothing on paper and saves about a fifth
 of the sheet's CPU time (``docs/printouts.md``, "Figures").
 
 WeasyPrint also draws each inline SVG as a document of its own, so a ``<use href="#i-jersey">``
