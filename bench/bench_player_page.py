@@ -1,12 +1,17 @@
 """Benchmark: the player page's server time and queries for a player with 20 competitions.
 
-Builds (once; later runs reuse it) a club "bench-players" with a player who drove 20 public
-rallies (entries linked to the player, no results: the page's queries do not depend on them,
-the record reads one row of standings per competition), in the configured database
-(``DATABASE_URL``), then requests ``/clubs/bench-players/players/<id>/`` N times as an anonymous
-reader and prints the median server time and the queries per request.
+Builds (once; later runs reuse it) a club "bench-players" whose player Ana entered 20 public
+competitions of every game against Rui (tours of 3 stages, Formula D championships and leagues
+of 3 races, rallies of 3 stages; hand-made rows and standings, tests/players/builders.py), in the
+configured database (``DATABASE_URL``), then requests, as an anonymous reader, N times each:
 
-    DEBUG=1 .venv/bin/python bench/bench_player_page.py [--requests 30] [--competitions 20]
+- ``/clubs/bench-players/players/<ana>/?vs=<rui>`` (record, best results, head-to-head, charts);
+- ``/clubs/bench-players/hall-of-fame/``;
+
+and prints per page the median server time in CPU time (``time.process_time``: the machine's
+cores are shared, wall time is noise) and wall time, and the queries per request.
+
+    PODIUM_TESTING=1 .venv/bin/python bench/bench_player_page.py [--requests 30] [--competitions 20]
 """
 
 from __future__ import annotations
@@ -30,20 +35,53 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
+from tests.players import builders  # noqa: E402
 from tournament.clubs.models import Club  # noqa: E402
 from tournament.players.models import Player  # noqa: E402
-from tournament.rallies.models import Driver, Rally  # noqa: E402
 
 
-def bench_player(competitions: int) -> Player:
+def bench_players(competitions: int) -> tuple[Player, Player]:
     club, _ = Club.objects.get_or_create(slug="bench-players", defaults={"name": "Bench Players"})
-    player, _ = Player.objects.get_or_create(club=club, key="ana", defaults={"name": "Ana"})
-    have = Driver.objects.filter(club_player=player).count()
+    ana, _ = Player.objects.get_or_create(club=club, key="ana", defaults={"name": "Ana"})
+    rui, _ = Player.objects.get_or_create(club=club, key="rui", defaults={"name": "Rui"})
+    have = len(builders_made(club))
     for n in range(have, competitions):
-        rally = Rally.objects.create(club=club, name=f"Bench rally {n + 1}", public=True)
-        Driver.objects.create(rally=rally, order=1, name="Ana", club_player=player)
-        Driver.objects.create(rally=rally, order=2, name="Rui")
-    return player
+        name = f"Bench {n + 1}"
+        if n % 3 == 0:
+            builders.tour(club, name, [ana, rui], [[0, 1], [1, 0], [0, 1]], yellow=[0, 1, 0])
+        elif n % 3 == 1:
+            builders.championship(club, name, [ana, rui], [[0, 1], [1, 0], [0, 1]])
+        else:
+            builders.rally(club, name, [ana, rui], [[300, 310], [320, 300], [290, 295]])
+    return ana, rui
+
+
+def builders_made(club: Club) -> list[str]:
+    from tournament.championships.models import Championship
+    from tournament.rallies.models import Rally
+    from tournament.tours.models import Tour
+
+    names: list[str] = []
+    for model in (Tour, Championship, Rally):
+        names += model.objects.filter(club=club).values_list("name", flat=True)
+    return names
+
+
+def measure(client: Client, url: str, requests: int) -> str:
+    client.get(url)  # warm-up
+    cpu, wall = [], []
+    for _ in range(requests):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        response = client.get(url)
+        cpu.append((time.process_time() - started_cpu) * 1000)
+        wall.append((time.perf_counter() - started) * 1000)
+        assert response.status_code == 200, response.status_code
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    return (
+        f"GET {url} x{requests}: median {statistics.median(cpu):.1f} ms CPU "
+        f"({statistics.median(wall):.1f} ms wall), {len(queries)} queries per request"
+    )
 
 
 def main() -> None:
@@ -51,22 +89,11 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=30)
     parser.add_argument("--competitions", type=int, default=20)
     args = parser.parse_args()
-    player = bench_player(args.competitions)
-    url = f"/clubs/bench-players/players/{player.pk}/"
+    ana, rui = bench_players(args.competitions)
     client = Client()
-    client.get(url)  # warm-up
-    timings = []
-    for _ in range(args.requests):
-        started = time.perf_counter()
-        response = client.get(url)
-        timings.append((time.perf_counter() - started) * 1000)
-        assert response.status_code == 200, response.status_code
-    with CaptureQueriesContext(connection) as queries:
-        client.get(url)
-    print(
-        f"GET {url} ({args.competitions} competitions) x{args.requests}: "
-        f"median {statistics.median(timings):.1f} ms, {len(queries)} queries per request"
-    )
+    print(f"{args.competitions} competitions")
+    print(measure(client, f"/clubs/bench-players/players/{ana.pk}/?vs={rui.pk}", args.requests))
+    print(measure(client, "/clubs/bench-players/hall-of-fame/", args.requests))
 
 
 if __name__ == "__main__":

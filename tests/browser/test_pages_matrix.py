@@ -157,6 +157,18 @@ def _rally_pages(clients: Any) -> dict[str, str]:
     }
 
 
+def _player_pages() -> dict[str, str]:
+    """Ana's page against Rui (every game's pages above link them) and the hall of fame."""
+    from tournament.players.models import Player
+
+    ana = Player.objects.get(club__slug="velo-lisboa", key="ana")
+    rui = Player.objects.get(club__slug="velo-lisboa", key="rui")
+    return {
+        "player": f"/clubs/velo-lisboa/players/{ana.pk}/?vs={rui.pk}",
+        "hall-of-fame": "/clubs/velo-lisboa/hall-of-fame/",
+    }
+
+
 @pytest.fixture
 def matrix(users: Any, clients: Any, settings: Any) -> dict[str, str]:
     # Forecasts on (few simulations, as tests/forecasts/conftest.py): the competition pages'
@@ -173,6 +185,7 @@ def matrix(users: Any, clients: Any, settings: Any) -> dict[str, str]:
         **_championship_pages(clients),
         **_league_pages(clients),
         **_rally_pages(clients),
+        **_player_pages(),
     }
 
 

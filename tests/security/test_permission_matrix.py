@@ -303,6 +303,10 @@ MATRIX: list[Row] = [
         {v: _per_role(302, 403, 403, 200) for v in (PUBLIC, PRIVATE)},
         web=True,
     ),
+    # player head-to-head and hall of fame (issue #19 items 2-3): anyone, filtered per reader
+    Row("GET", "/api/clubs/{club}/players/999999/head-to-head/999998/", everyone(404)),
+    Row("GET", "/api/clubs/{club}/hall-of-fame/", everyone(200)),
+    Row("GET", "/clubs/{club}/hall-of-fame/", everyone(200), web=True),
     Row(
         "POST",
         "/api/auth/token/",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -21,9 +22,14 @@ from tournament.competitions.access import (
 )
 from tournament.competitions.errors import InvalidInput
 from tournament.players import services
+from tournament.players.career import head_to_head
+from tournament.players.hall_of_fame import club_hall_of_fame
+from tournament.players.history import club_history
 from tournament.players.models import Player
 from tournament.players.record import player_record
 from tournament.players.serializers import (
+    HallOfFameSerializer,
+    HeadToHeadSerializer,
     MergeSerializer,
     PlayerRecordSerializer,
     PlayerSerializer,
@@ -68,6 +74,7 @@ class PlayerViewSet(
         "create": ORGANISE,
         "partial_update": ORGANISE,
         "merge": ORGANISE,
+        "head_to_head": READ,
     }
     http_method_names = ["get", "post", "patch", "options", "head"]
 
@@ -109,3 +116,45 @@ class PlayerViewSet(
             raise InvalidInput(body.errors)
         into = services.merge(player, body.validated_data["into"])
         return Response(PlayerSerializer(into).data, status=status.HTTP_200_OK)
+
+    @extend_schema(
+        summary="Head-to-head of two players",
+        description="The competitions of the club the caller may see that both players "
+        "entered: who ranks ahead in the main title, and over the events both finished who "
+        "finished ahead how often; per competition, per game and in all. The other player "
+        "being the same one is a 400.",
+        responses=HeadToHeadSerializer,
+    )
+    def head_to_head(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        player = self.get_object()
+        other = get_object_or_404(self.get_queryset(), pk=self.kwargs["other"])
+        if other.pk == player.pk:
+            raise InvalidInput({"other": [_("Choose another player of the club to compare with.")]})
+        history = club_history(self.club(), request.user, players=[player.pk, other.pk])
+        body = {
+            "player": {"id": player.pk, "name": player.name},
+            "other": {"id": other.pk, "name": other.name},
+            **head_to_head(history, player.pk, other.pk),
+        }
+        return Response(HeadToHeadSerializer(body).data)
+
+
+@extend_schema_view(
+    retrieve=extend_schema(
+        summary="A club's hall of fame",
+        description="Over the competitions the caller may see: titles per player and game, "
+        "records per game (most event wins in one competition, largest winning margin, longest "
+        "run leading or in yellow, most jerseys in one tour) and the current holders of running "
+        "competitions.",
+        responses=HallOfFameSerializer,
+    ),
+)
+class HallOfFameViewSet(viewsets.GenericViewSet[Player]):
+    permission_classes = [DeclaredAccess]
+    permission_for_action = {"retrieve": READ}
+    serializer_class = HallOfFameSerializer
+    pagination_class = None
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        club = get_object_or_404(Club, slug=self.kwargs["slug"])
+        return Response(HallOfFameSerializer(club_hall_of_fame(club, request.user)).data)

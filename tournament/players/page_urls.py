@@ -11,4 +11,5 @@ app_name = "players"
 urlpatterns: list[URLPattern] = [
     path("clubs/<slug:slug>/players/", pages.players, name="list"),
     path("clubs/<slug:slug>/players/<int:pk>/", pages.player, name="player"),
+    path("clubs/<slug:slug>/hall-of-fame/", pages.hall, name="hall-of-fame"),
 ]

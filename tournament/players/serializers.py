@@ -71,3 +71,87 @@ class PlayerRecordSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     user = serializers.CharField(allow_null=True)
     competitions = CompetitionRecordSerializer(many=True)
+
+
+class PlayerRefSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class MeetingTotalsSerializer(serializers.Serializer[Any]):
+    competitions = serializers.IntegerField(help_text="Competitions both players entered.")
+    ahead = serializers.IntegerField(help_text="Of those, the player ranked ahead (main title).")
+    behind = serializers.IntegerField(help_text="Of those, the other player ranked ahead.")
+    events = serializers.IntegerField(help_text="Events (stages, races) both finished.")
+    events_ahead = serializers.IntegerField()
+    events_behind = serializers.IntegerField()
+
+
+class GameMeetingsSerializer(MeetingTotalsSerializer):
+    kind = serializers.ChoiceField(choices=["tour", "championship", "league", "rally"])
+
+
+class MeetingSerializer(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=["tour", "championship", "league", "rally"])
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    finished = serializers.BooleanField()
+    rank = serializers.IntegerField(allow_null=True)
+    other_rank = serializers.IntegerField(allow_null=True)
+    ahead = serializers.ChoiceField(choices=["player", "other"], allow_null=True)
+    events = serializers.IntegerField()
+    events_ahead = serializers.IntegerField()
+    events_behind = serializers.IntegerField()
+
+
+class HeadToHeadSerializer(serializers.Serializer[Any]):
+    player = PlayerRefSerializer()
+    other = PlayerRefSerializer()
+    total = MeetingTotalsSerializer()
+    games = GameMeetingsSerializer(many=True)
+    competitions = MeetingSerializer(many=True)
+
+
+class TitleRowSerializer(serializers.Serializer[Any]):
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    games = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Main titles per game kind."
+    )
+    jerseys = serializers.IntegerField(help_text="Jerseys held at the end of finished tours.")
+    total = serializers.IntegerField()
+
+
+class HolderSerializer(serializers.Serializer[Any]):
+    player_id = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    competition_id = serializers.IntegerField()
+    competition = serializers.CharField()
+
+
+class HallRecordSerializer(serializers.Serializer[Any]):
+    key = serializers.ChoiceField(choices=["event_wins", "margin", "lead_run", "jersey_stages"])
+    kind = serializers.ChoiceField(choices=["tour", "championship", "league", "rally"])
+    figure = serializers.IntegerField(help_text="Seconds for a rally's margin.")
+    holders = HolderSerializer(many=True)
+
+
+class CurrentTitleSerializer(serializers.Serializer[Any]):
+    title = serializers.CharField(help_text="leader, or a tour's jersey.")
+    player_id = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+
+
+class RunningSerializer(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=["tour", "championship", "league", "rally"])
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    after = serializers.IntegerField(help_text="Events resolved so far.")
+    titles = CurrentTitleSerializer(many=True)
+
+
+class HallOfFameSerializer(serializers.Serializer[Any]):
+    titles = TitleRowSerializer(many=True)
+    records = HallRecordSerializer(many=True)
+    holders = RunningSerializer(many=True)
