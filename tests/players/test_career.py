@@ -97,3 +97,20 @@ def test_the_page_shows_head_to_head_best_results_and_charts(history: dict[str, 
     legend = html.split('id="chart-ranks-legend"')[1].split("</ol>")[0]
     assert legend.count("<li>") == 4  # Volta, Taça, Serra, Inverno (Clube is private)
     assert f'<option value="{rui.pk}" selected>' in html
+
+
+def test_the_record_api_gives_best_results_per_game(history: dict[str, Any]) -> None:
+    body = Client().get(f"/api/clubs/velo-lisboa/players/{history['rui'].pk}/").json()
+    best = {b["kind"]: b for b in body["best"]}
+    # Rui: 2nd in Volta (best stage: 1st on stage 2), won Taça (both races), 2nd in Serra.
+    assert best["tour"] == {
+        "kind": "tour",
+        "competitions": 1,
+        "rank": 2,
+        "rank_count": 1,
+        "event": 1,
+        "event_count": 1,
+    }
+    assert (best["championship"]["rank"], best["championship"]["event_count"]) == (1, 2)
+    assert (best["rally"]["rank"], best["rally"]["event"]) == (2, 1)
+    assert len(body["competitions"]) == 3  # Clube is private

@@ -22,7 +22,7 @@ from tournament.competitions.access import (
 )
 from tournament.competitions.errors import InvalidInput
 from tournament.players import services
-from tournament.players.career import head_to_head
+from tournament.players.career import best_results, head_to_head
 from tournament.players.hall_of_fame import club_hall_of_fame
 from tournament.players.history import club_history
 from tournament.players.models import Player
@@ -46,7 +46,8 @@ from tournament.players.serializers import (
         summary="A player's record",
         description="Every competition of the club the caller may see that the player entered: "
         "kind, id, name, finished, rank in the main title (Tour Points for tours), titles, event "
-        "wins and jerseys worn.",
+        "wins and jerseys worn; and per game the best results (best rank, best finish in one "
+        "event, and how often).",
         responses=PlayerRecordSerializer,
     ),
     partial_update=extend_schema(
@@ -105,6 +106,9 @@ class PlayerViewSet(
             "name": player.name,
             "user": player.user.get_username() if player.user else None,
             "competitions": player_record(player, request.user),
+            "best": best_results(
+                club_history(self.club(), request.user, players=[player.pk]), player.pk
+            ),
         }
         return Response(PlayerRecordSerializer(body).data)
 

@@ -66,11 +66,23 @@ class CompetitionRecordSerializer(serializers.Serializer[Any]):
     jerseys = serializers.DictField(child=serializers.IntegerField())
 
 
+class BestSerializer(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=["tour", "championship", "league", "rally"])
+    competitions = serializers.IntegerField(help_text="Competitions of that game entered.")
+    rank = serializers.IntegerField(allow_null=True, help_text="Best rank in the main title.")
+    rank_count = serializers.IntegerField(help_text="Competitions with that rank.")
+    event = serializers.IntegerField(
+        allow_null=True, help_text="Best finish in one event (stage or race)."
+    )
+    event_count = serializers.IntegerField(help_text="Events with that finish.")
+
+
 class PlayerRecordSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     user = serializers.CharField(allow_null=True)
     competitions = CompetitionRecordSerializer(many=True)
+    best = BestSerializer(many=True, help_text="Best results per game entered.")
 
 
 class PlayerRefSerializer(serializers.Serializer[Any]):
