@@ -310,6 +310,9 @@ SPECTACULAR_SETTINGS = {
         # Forecasts: the answer's status, and each title entry's (tournament/forecasts/api.py).
         "ForecastStatusEnum": "tournament.forecasts.models.ForecastStatus",
         "TitleStatusEnum": ["clinched", "eliminated", "open"],
+        # The games a player's record, the hall of fame and a season name (players, seasons).
+        "CompetitionKindEnum": "tournament.seasons.models.Kind",
+        "RecordKindEnum": ["tour", "championship", "league", "rally"],
     },
     # Served from our own static files: clubs run Podium offline too.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -1,4 +1,4 @@
-"""The forecast section in a phone's and a desktop's browser (issue #17): odds tables, a reason
+"""The forecast page in a phone's and a desktop's browser (issue #17): odds tables, a reason
 shown by a tap, the heat map and the odds chart, no console errors, nothing wider than the
 phone's screen. Screenshots go to $PODIUM_SCREENSHOTS (or a temporary folder)."""
 
@@ -33,8 +33,8 @@ def test_the_forecast_section_on_a_phone_and_a_desktop(
         context = browser.new_context(viewport={"width": width, "height": 800})
         page: Any = watch(context.new_page(), console_errors)
         page.set_default_timeout(30_000)
-        assert page.goto(f"{live_server.url}/tours/{tour.pk}/").status == 200
-        section = page.locator("section.forecast")
+        assert page.goto(f"{live_server.url}/tours/{tour.pk}/forecast/").status == 200
+        section = page.locator("main")
         assert "computing" not in section.inner_text()
         assert page.locator("table.fc-odds").count() == 5  # the five titles of a tour
         button = page.locator(".fc-tip-button").first
@@ -46,7 +46,7 @@ def test_the_forecast_section_on_a_phone_and_a_desktop(
         assert "%" in page.locator("table.fc-heat td").first.inner_text()
         assert page.locator("table.fc-heat tbody tr").count() == 6  # 3 teams of 2 riders
         # one chart per title, in the layout that fits its box (narrow or wide)
-        assert page.locator("section.forecast svg.linechart:visible").count() == 5
+        assert page.locator("main svg.linechart:visible").count() == 5
         overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"{name}: the page is {overflow}px wider than the screen"
         section.screenshot(path=str(folder / f"forecast-{name}.png"))
