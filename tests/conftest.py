@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from tournament.celery import app as celery_app
@@ -90,6 +91,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         fixtures = set(getattr(item, "fixturenames", ()))
         if any(part in path for part in SERVICES) or fixtures & SERVICE_FIXTURES:
             item.add_marker(pytest.mark.xdist_group("services"))
+
+
+@pytest.fixture(autouse=True)
+def _no_language_left_active() -> Iterator[None]:
+    # A request through the locale middleware (or a test's translation.activate) leaves its
+    # language active in the thread; the next test would then read French where it expects the
+    # default. Each test starts from the default language.
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
