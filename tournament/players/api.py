@@ -15,11 +15,10 @@ from rest_framework.response import Response
 from tournament.clubs.models import Club
 from tournament.competitions.access import (
     ORGANISE,
-    ORGANISER_ROLES,
     READ,
     DeclaredAccess,
-    require_role,
 )
+from tournament.competitions.club_api import ClubResourceViewSet
 from tournament.competitions.errors import InvalidInput
 from tournament.players import services
 from tournament.players.career import best_results, head_to_head
@@ -65,10 +64,9 @@ class PlayerViewSet(
     mixins.ListModelMixin,
     mixins.CreateModelMixin,
     mixins.UpdateModelMixin,
-    viewsets.GenericViewSet[Player],
+    ClubResourceViewSet,
 ):
     serializer_class = PlayerSerializer
-    permission_classes = [DeclaredAccess]
     permission_for_action = {
         "list": READ,
         "retrieve": READ,
@@ -78,20 +76,6 @@ class PlayerViewSet(
         "head_to_head": READ,
     }
     http_method_names = ["get", "post", "patch", "options", "head"]
-
-    def club(self) -> Club:
-        if not hasattr(self, "_club"):
-            self._club = get_object_or_404(Club, slug=self.kwargs["slug"])
-        return self._club
-
-    def club_for_access(self, request: Request) -> Club:
-        return self.club()
-
-    def check_permissions(self, request: Request) -> None:
-        super().check_permissions(request)
-        if self.permission_for_action.get(str(self.action)) == ORGANISE:
-            # The club's organisers only, before any lookup (an unknown player is no hint).
-            require_role(request.user, self.club().pk, ORGANISER_ROLES)
 
     def get_queryset(self) -> Any:
         return Player.objects.filter(club=self.club()).select_related("user").order_by("key")

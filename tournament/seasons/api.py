@@ -9,21 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import status, viewsets
+from rest_framework import status
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournament.clubs.models import Club
 from tournament.competitions.access import (
     ORGANISE,
-    ORGANISER_ROLES,
     READ,
-    DeclaredAccess,
-    require_role,
 )
+from tournament.competitions.club_api import ClubResourceViewSet
 from tournament.competitions.errors import InvalidInput
 from tournament.seasons import services
 from tournament.seasons.models import Season
@@ -86,8 +82,7 @@ def season_bodies(seasons: list[Season], user: Any) -> list[dict[str, Any]]:
         responses=SeasonStandingsSerializer,
     ),
 )
-class SeasonViewSet(viewsets.GenericViewSet[Season]):
-    permission_classes = [DeclaredAccess]
+class SeasonViewSet(ClubResourceViewSet):
     permission_for_action = {
         "list": READ,
         "retrieve": READ,
@@ -97,20 +92,6 @@ class SeasonViewSet(viewsets.GenericViewSet[Season]):
     }
     serializer_class = SeasonSerializer
     http_method_names = ["get", "post", "patch", "options", "head"]
-
-    def club(self) -> Club:
-        if not hasattr(self, "_club"):
-            self._club = get_object_or_404(Club, slug=self.kwargs["slug"])
-        return self._club
-
-    def club_for_access(self, request: Request) -> Club:
-        return self.club()
-
-    def check_permissions(self, request: Request) -> None:
-        super().check_permissions(request)
-        if self.permission_for_action.get(str(self.action)) == ORGANISE:
-            # The club's organisers only, before any lookup (an unknown season is no hint).
-            require_role(request.user, self.club().pk, ORGANISER_ROLES)
 
     def get_queryset(self) -> Any:
         return Season.objects.filter(club=self.club()).prefetch_related("items")
