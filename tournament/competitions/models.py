@@ -126,6 +126,10 @@ class EventQuerySet(models.QuerySet[Any]):
         )
         return claimed == 1
 
+    def in_order_of(self, competition_id: int) -> EventQuerySet:
+        """The competition's events by number."""
+        return self.filter(competition_id=competition_id).order_by("number")
+
     def with_results(self, competition: Competition) -> EventQuerySet:
         """The competition's events with stored results (its set-up is then locked)."""
         return self.filter(competition=competition, version__gt=0)

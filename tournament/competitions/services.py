@@ -40,10 +40,19 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def _lock_competition(kind: GameKind[C, Any], competition_id: int) -> C:
+    """The competition row, locked until the transaction ends."""
+    # django-stubs types ``type[C].objects`` as the bound's manager (Competition) in some of
+    # mypy's orders of work (PYTHONHASHSEED) and as C's in others; through Any, both check.
+    model: Any = kind.competition_model
+    competition: C = model.objects.select_for_update().get(pk=competition_id)
+    return competition
+
+
 def _locked(kind: GameKind[C, E], competition_id: int) -> tuple[C, list[E]]:
     """Lock the competition row, then load its events in order."""
-    competition = kind.competition_model.objects.select_for_update().get(pk=competition_id)
-    events = list(kind.event_model.objects.filter(competition_id=competition_id).order_by("number"))
+    competition = _lock_competition(kind, competition_id)
+    events: list[E] = list(kind.event_model.objects.in_order_of(competition_id))
     return competition, events
 
 
@@ -243,7 +252,7 @@ def update_competition(
     snapshot refers to them yet). The change is audited with every value that moved.
     """
     with transaction.atomic():
-        competition = kind.competition_model.objects.select_for_update().get(pk=competition_id)
+        competition = _lock_competition(kind, competition_id)
         fields: list[str] = []
         changed: dict[str, Any] = {}
         for key in ("name", "public"):
