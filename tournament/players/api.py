@@ -25,6 +25,7 @@ from tournament.players.career import best_results, head_to_head
 from tournament.players.hall_of_fame import club_hall_of_fame
 from tournament.players.history import club_history
 from tournament.players.models import Player
+from tournament.players.record import load as record_history
 from tournament.players.record import player_record
 from tournament.players.serializers import (
     HallOfFameSerializer,
@@ -85,14 +86,13 @@ class PlayerViewSet(
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         player = self.get_object()
+        history = record_history(player, request.user)
         body = {
             "id": player.pk,
             "name": player.name,
             "user": player.user.get_username() if player.user else None,
-            "competitions": player_record(player, request.user),
-            "best": best_results(
-                club_history(self.club(), request.user, players=[player.pk]), player.pk
-            ),
+            "competitions": player_record(player, request.user, history),
+            "best": best_results(history, player.pk),
         }
         return Response(PlayerRecordSerializer(body).data)
 

@@ -68,7 +68,7 @@ def _figures(record: str, competition: CompetitionHistory) -> dict[int, int]:
         return {} if winner is None else {winner: competition.margin}
     if record == "lead_run":
         return _longest_runs(competition.leaders)
-    return dict(competition.jersey_stages)
+    return {team: sum(held.values()) for team, held in competition.jersey_stages.items()}
 
 
 def _holder(competition: CompetitionHistory, entry_pk: int, names: dict[int, str]) -> Holder:

@@ -3,9 +3,10 @@
 One loading step per game turns rows into plain :class:`CompetitionHistory` values: the entries
 (tour teams, drivers) with their club player, their rank in the main title (Tour Points for tours,
 the drivers' standings for Formula D and leagues, overall for rallies) and their finishing place
-in every resolved event; the winner's margin; the jerseys held now (tours). With ``full`` (the
-hall of fame) it also reads every snapshot for the leader after each event (the yellow jersey
-for tours) and the stages after which each team held a jersey.
+in every resolved event and, where the standings count them, its event wins; the winner's
+margin; the jerseys held now (tours). With ``full`` (the hall of fame, a player's record) it also
+reads every snapshot for the leader after each event (the yellow jersey for tours) and, per
+jersey, the stages after which each team held it.
 
 The queries are a fixed number per game (entries, events, latest standings, and riders for
 tours; all snapshots with ``full``) whatever the length of the club's history; only the keys of
@@ -37,9 +38,14 @@ class EntryHistory:
     name: str
     rank: int | None = None  # in the main title, latest standings
     positions: dict[int, int] = field(default_factory=dict)  # event number → finishing place
+    #: Events won as the latest standings count them (finishers only); ``None`` where the
+    #: standings keep no count (tours: a team wins the stages its riders win).
+    wins: int | None = None
 
     @property
     def event_wins(self) -> int:
+        if self.wins is not None:
+            return self.wins
         return sum(1 for p in self.positions.values() if p == 1)
 
 
@@ -59,8 +65,8 @@ class CompetitionHistory:
     jerseys_now: dict[str, int | None] = field(default_factory=dict)  # tours: jersey → team
     #: ``full`` only: the leading entry after each event (the yellow jersey's team for tours).
     leaders: list[int | None] = field(default_factory=list)
-    #: ``full`` only, tours: team → stages after which one of its riders held a jersey.
-    jersey_stages: dict[int, int] = field(default_factory=dict)
+    #: ``full`` only, tours: team → jersey → stages after which one of its riders held it.
+    jersey_stages: dict[int, dict[str, int]] = field(default_factory=dict)
 
     @property
     def running(self) -> bool:
@@ -78,13 +84,16 @@ class Game:
     key: str  # the entrant key in those rows
     score: str  # the winner's figure in those rows (its margin)
     lower_wins: bool  # a smaller score is better (times)
+    wins: str | None  # the count of event wins in those rows, where they keep one
 
 
 GAMES = {
-    "tour": Game("tour", "tour", "tour_points", "team", "total", False),
-    "championship": Game("championship", "championship", "drivers", "driver", "points", False),
-    "league": Game("league", "league", "drivers", "driver", "points", False),
-    "rally": Game("rally", "rally", "overall", "driver", "time", True),
+    "tour": Game("tour", "tour", "tour_points", "team", "total", False, None),
+    "championship": Game(
+        "championship", "championship", "drivers", "driver", "points", False, "wins"
+    ),
+    "league": Game("league", "league", "drivers", "driver", "points", False, "wins"),
+    "rally": Game("rally", "rally", "overall", "driver", "time", True, "stage_wins"),
 }
 
 
@@ -100,25 +109,46 @@ def _entry_model(kind: str) -> Any:
 
 
 def club_history(
-    club: Club, user: Any, *, players: Iterable[int] | None = None, full: bool = False
+    club: Club,
+    user: Any,
+    *,
+    players: Iterable[int] | None = None,
+    competitions: Iterable[tuple[str, int]] | None = None,
+    full: bool = False,
 ) -> list[CompetitionHistory]:
     """The club's competitions ``user`` may see, oldest first.
 
-    With ``players``, only the competitions those players entered, and only their entries.
+    With ``players``, only the competitions those players entered, and only their entries; with
+    ``competitions`` (``(kind, id)`` pairs, a season's), only those.
     """
     wanted = None if players is None else list(players)
+    chosen: dict[str, list[int]] | None = None
+    if competitions is not None:
+        chosen = defaultdict(list)
+        for kind, pk in competitions:
+            chosen[kind].append(pk)
     out: list[CompetitionHistory] = []
     for kind in KINDS:
-        out += _load(GAMES[kind], club, user, wanted, full)
+        if chosen is not None and not chosen[kind]:
+            continue
+        ids = None if chosen is None else chosen[kind]
+        out += _load(GAMES[kind], club, user, wanted, ids, full)
     out.sort(key=lambda c: (c.created_at, KINDS.index(c.kind), c.pk))
     return out
 
 
 def _load(
-    game: Game, club: Club, user: Any, players: list[int] | None, full: bool
+    game: Game,
+    club: Club,
+    user: Any,
+    players: list[int] | None,
+    ids: list[int] | None,
+    full: bool,
 ) -> list[CompetitionHistory]:
     kind = get_kind(game.kind)
     visible = kind.competition_model.objects.visible_to(user).filter(club=club)
+    if ids is not None:
+        visible = visible.filter(pk__in=ids)
     entries = _entry_model(game.kind).objects.filter(**{f"{game.link}__in": visible})
     if players is not None:
         entries = entries.filter(club_player__in=players)
@@ -134,8 +164,7 @@ def _load(
         )
     if not competitions:
         return []
-    ids = list(competitions)
-    riders = _riders(ids) if game.kind == "tour" else {}
+    riders = _riders(list(competitions)) if game.kind == "tour" else {}
     _read_events(game, competitions, riders)
     _read_latest(game, competitions, riders)
     if full:
@@ -202,11 +231,9 @@ def _read_latest(
     )
     for row in rows:
         competition = competitions[row["competition_id"]]
-        ranked = [r for r in row[f"data__{game.rows}"] or [] if r.get("rank") is not None]
-        for r in ranked:
-            entry = competition.entries.get(r.get(game.key))
-            if entry is not None:
-                entry.rank = r["rank"]
+        rows_now = row[f"data__{game.rows}"] or []
+        _read_rows(game, competition, rows_now)
+        ranked = [r for r in rows_now if r.get("rank") is not None]
         ranked.sort(key=lambda r: r["rank"])
         if len(ranked) >= 2 and ranked[0]["rank"] == 1:
             first, second = ranked[0].get(game.score), ranked[1].get(game.score)
@@ -217,6 +244,18 @@ def _read_latest(
             competition.jerseys_now = {j: riders.get(r) for j, r in jerseys.items() if r}
         if game.kind == "rally":
             _rally_places(competition, row["data__stages"] or [])
+
+
+def _read_rows(game: Game, competition: CompetitionHistory, rows: list[dict[str, Any]]) -> None:
+    """Each entry's rank and (where the standings count them) event wins."""
+    for r in rows:
+        key = r.get(game.key)
+        entry = competition.entries.get(key) if isinstance(key, int) else None
+        if entry is None:
+            continue
+        entry.rank = r.get("rank")
+        if game.wins is not None and game.wins in r:
+            entry.wins = int(r[game.wins] or 0)
 
 
 def _rally_places(competition: CompetitionHistory, stages: list[dict[str, Any]]) -> None:
@@ -245,10 +284,11 @@ def _read_snapshots(
             jerseys = data or {}
             yellow = jerseys.get("yellow")
             competition.leaders.append(riders.get(yellow) if yellow is not None else None)
-            for rider in jerseys.values():
+            for jersey, rider in jerseys.items():
                 team = riders.get(rider)
                 if team is not None:
-                    competition.jersey_stages[team] = competition.jersey_stages.get(team, 0) + 1
+                    held = competition.jersey_stages.setdefault(team, {})
+                    held[jersey] = held.get(jersey, 0) + 1
             continue
         leader = next((r.get(game.key) for r in data or [] if r.get("rank") == 1), None)
         competition.leaders.append(leader)

@@ -16,8 +16,9 @@ from django.views.decorators.http import require_http_methods
 from tournament.clubs.models import Club, Role, role_in
 from tournament.competitions.errors import InvalidInput
 from tournament.players import career, hall_of_fame, labels, services
-from tournament.players.history import KINDS, club_history
+from tournament.players.history import KINDS
 from tournament.players.models import Player
+from tournament.players.record import load as record_history
 from tournament.players.record import player_record
 from tournament.web.charts import PALETTE_SIZE, LineChart, Series, line_chart
 
@@ -123,13 +124,12 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     except InvalidInput as error:
         rival, status = None, 400
         vs_error = str(error.detail["vs"][0])
-    record = player_record(person, request.user)
+    history = record_history(person, request.user, rivals=(rival.pk,) if rival else ())
+    record = player_record(person, request.user, history)
     for row in record:
         row["url"] = competition_url(row["kind"], row["id"])
         row["title_labels"] = [labels.title(t) for t in row["titles"]]
         row["jersey_labels"] = [(labels.title(j), n) for j, n in row["jerseys"].items()]
-    wanted = [person.pk] + ([rival.pk] if rival else [])
-    history = club_history(club, request.user, players=wanted)
     best = [
         {
             "game": labels.GAMES[b.kind],

@@ -2,14 +2,14 @@
 
 Only competitions the reader may see count (a private competition only for the club's members,
 as on a player's page), and of those only the finished ones (every event resolved). A player's
-rank in a competition is the final rank in its main title, from the competition's last standings
-snapshot, found through the entries' ``club_player`` links, the same way as a player's record
-(``tournament/players/record.py``): Tour Points for tours, the drivers' standings for Formula D
-championships and leagues, the overall classification for rallies. A player with two entries in
-one competition keeps the better rank.
+rank in a competition is the final rank in its main title (Tour Points for tours, the drivers'
+standings for Formula D championships and leagues, the overall classification for rallies), read
+by the loader of a player's record and the hall of fame,
+:func:`tournament.players.history.club_history`, through the entries' ``club_player`` links. A
+player with two entries in one competition keeps the better rank.
 
-The queries are a fixed number per game present in the season (competitions, events, last
-snapshots, entries) plus one for the players, whatever the number of competitions.
+The queries are that loader's fixed number per game present in the season, plus one for the
+players, whatever the number of competitions.
 """
 
 from __future__ import annotations
@@ -19,24 +19,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.apps import apps
 from django.utils.translation import gettext_lazy
 
 from scoring.seasons import season_standings
 from tournament.competitions.kinds import get_kind
 from tournament.competitions.models import Status
 from tournament.competitions.tie_break import ordinal, tie_break_text
-from tournament.players.linking import ENTRANTS
+from tournament.players.history import club_history
 from tournament.players.models import Player
 from tournament.seasons.models import Season
-
-#: kind → (the main title's list in a standings snapshot, the key naming the entry in a row).
-MAIN_TITLE: dict[str, tuple[str, str]] = {
-    "tour": ("tour_points", "team"),
-    "championship": ("drivers", "driver"),
-    "league": ("drivers", "driver"),
-    "rally": ("overall", "driver"),
-}
 
 #: The season codes' sentences; the English msgids are scoring.seasons.TEMPLATES word for word
 #: (``%(rank)s`` for ``{rank}``). The countback's codes are the shared ones.
@@ -84,38 +75,6 @@ def finished_ids(kind: str, ids: list[int]) -> set[int]:
     return {pk for pk, found in statuses.items() if found == {Status.RESOLVED}}
 
 
-def _final_ranks(kind: str, ids: list[int]) -> dict[int, dict[int, int | None]]:
-    """competition id → {player id: best final rank} for finished competitions ``ids``."""
-    if not ids:
-        return {}
-    # The abstract Snapshot declares no ``competition``; each game's concrete model does.
-    snapshots: Any = get_kind(kind).snapshot_model
-    rows_key, entry_key = MAIN_TITLE[kind]
-    latest = (
-        snapshots.objects.filter(competition_id__in=ids)
-        .order_by("competition_id", "-number")
-        .distinct("competition_id")  # PostgreSQL DISTINCT ON: the last snapshot of each
-        .values_list("competition_id", "data")
-    )
-    rank_of: dict[int, dict[Any, Any]] = {
-        pk: {row.get(entry_key): row.get("rank") for row in data.get(rows_key, [])}
-        for pk, data in latest
-    }
-    spec = ENTRANTS[kind]
-    entries = apps.get_model(spec.model).objects.filter(
-        **{f"{spec.link}_id__in": ids}, club_player__isnull=False
-    )
-    out: dict[int, dict[int, int | None]] = defaultdict(dict)
-    for pk, competition_id, player_id in entries.values_list(
-        "pk", f"{spec.link}_id", "club_player_id"
-    ):
-        rank = rank_of.get(competition_id, {}).get(pk)
-        seen = out[competition_id]
-        if player_id not in seen or _before(rank, seen[player_id]):
-            seen[player_id] = rank
-    return out
-
-
 def _before(rank: int | None, other: int | None) -> bool:
     """Whether ``rank`` is better than ``other`` (no rank is the worst)."""
     return rank is not None and (other is None or rank < other)
@@ -125,18 +84,24 @@ def season_table(season: Season, user: Any) -> dict[str, Any]:
     """The standings document: ``competitions`` (as the reader sees them, in the season's order),
     ``points`` and ``players`` (rows of :func:`scoring.seasons.season_standings`)."""
     items = [(i.kind, i.competition_id) for i in season.items.all()]
-    names = visible_competitions(season.club_id, items, user)
-    shown_pairs = [pair for pair in items if pair in names]
-    by_kind: dict[str, list[int]] = defaultdict(list)
-    for kind, pk in shown_pairs:
-        by_kind[kind].append(pk)
-    finished = {kind: finished_ids(kind, ids) for kind, ids in by_kind.items()}
-    ranks = {kind: _final_ranks(kind, sorted(finished[kind])) for kind in by_kind}
-    shown = [Shown(k, pk, names[(k, pk)], pk in finished[k]) for k, pk in shown_pairs]
+    history = {(c.kind, c.pk): c for c in club_history(season.club, user, competitions=items)}
+    shown = [
+        Shown(kind, pk, history[(kind, pk)].name, history[(kind, pk)].finished)
+        for kind, pk in items
+        if (kind, pk) in history
+    ]
     results: dict[int, list[int | None]] = {}
-    for index, competition in enumerate(shown):
-        for player_id, rank in ranks[competition.kind].get(competition.id, {}).items():
-            results.setdefault(player_id, [None] * len(shown))[index] = rank
+    for index, item in enumerate(shown):
+        competition = history[(item.kind, item.id)]
+        if not competition.finished:
+            continue
+        for entry in competition.entries.values():
+            if entry.player_id is None:
+                continue
+            row = results.setdefault(entry.player_id, [None] * len(shown))
+            # A player with two entries in one competition keeps the better rank.
+            if row[index] is None or _before(entry.rank, row[index]):
+                row[index] = entry.rank
     players = dict(Player.objects.filter(pk__in=results).values_list("pk", "name"))
     rows = season_standings(
         points=season.points,
