@@ -86,7 +86,7 @@ class PlayerViewSet(
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         player = self.get_object()
-        history = record_history(player, request.user)
+        history = record_history(self.club(), player, request.user)
         body = {
             "id": player.pk,
             "name": player.name,

@@ -124,7 +124,7 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     except InvalidInput as error:
         rival, status = None, 400
         vs_error = str(error.detail["vs"][0])
-    history = record_history(person, request.user, rivals=(rival.pk,) if rival else ())
+    history = record_history(club, person, request.user, rivals=(rival.pk,) if rival else ())
     record = player_record(person, request.user, history)
     for row in record:
         row["url"] = competition_url(row["kind"], row["id"])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tournament.clubs.models import Club
 from tournament.players.history import (
     GAMES,
     KINDS,
@@ -26,9 +27,12 @@ from tournament.players.history import (
 from tournament.players.models import Player
 
 
-def load(player: Player, user: Any, *, rivals: tuple[int, ...] = ()) -> list[CompetitionHistory]:
-    """What :func:`player_record` reads, for ``player`` (and ``rivals``, for a head-to-head)."""
-    return club_history(player.club, user, players=[player.pk, *rivals], full=True)
+def load(
+    club: Club, player: Player, user: Any, *, rivals: tuple[int, ...] = ()
+) -> list[CompetitionHistory]:
+    """What :func:`player_record` reads, for ``player`` of ``club`` (and ``rivals``, for a
+    head-to-head); the caller has the club already (no query for ``player.club``)."""
+    return club_history(club, user, players=[player.pk, *rivals], full=True)
 
 
 def player_record(
@@ -40,7 +44,7 @@ def player_record(
     with ``full`` and include ``player``).
     """
     if history is None:
-        history = load(player, user)
+        history = load(player.club, player, user)
     records = []
     for competition in sorted(history, key=lambda c: (KINDS.index(c.kind), c.pk)):
         for entry in competition.entries.values():
